@@ -1,0 +1,32 @@
+# mattn/go-sqlite3 needs cgo and the sqlite_fts5 build tag for full-text
+# search; every target here passes it so nobody has to remember.
+GO      ?= go
+TAGS    := sqlite_fts5
+export CGO_ENABLED := 1
+
+.PHONY: build test demo bench fuzz vet
+
+build:
+	$(GO) build -tags $(TAGS) -o bin/herald ./cmd/herald
+
+test:
+	$(GO) test -race -tags $(TAGS) ./...
+
+# Herald's main job on its embedded defaults: answer a real-shaped forum
+# post from the built-in vLLM knowledge pack. No forum, no config.
+demo:
+	$(GO) run -tags $(TAGS) ./cmd/herald answer examples/oom-rocm-offload.md \
+		--title "Running out of memory despite very low --gpu-memory-utilization"
+
+vet:
+	$(GO) vet -tags $(TAGS) ./...
+
+bench:
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./knowledge/ ./bot/
+
+# Run each fuzz target for FUZZTIME (default 20s).
+FUZZTIME ?= 20s
+fuzz:
+	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion; do \
+		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./knowledge/ || exit 1; \
+	done

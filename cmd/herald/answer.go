@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+// maxInputBytes bounds what answer reads from a file or stdin; Extract
+// itself keeps the head and tail of anything over knowledge.MaxPostBytes.
+const maxInputBytes = 16 << 20
+
+func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("answer", stderr)
+	title := fs.String("title", "", "topic title")
+	kbPath := fs.String("kb", "", "knowledge base made by `herald kb import` (default: the embedded vLLM pack)")
+	format := fs.String("format", "markdown", "output: markdown or json")
+	botName := fs.String("bot", "herald", "the bot's forum username, named in the follow-up hint")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if *format != "markdown" && *format != "json" {
+		return usagef("--format must be markdown or json, not %q", *format)
+	}
+	if len(pos) > 1 {
+		return usagef("answer takes one FILE, got %d", len(pos))
+	}
+	var in io.Reader = stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return fmt.Errorf("answer: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	body, err := io.ReadAll(io.LimitReader(in, maxInputBytes))
+	if err != nil {
+		return fmt.Errorf("answer: read post: %w", err)
+	}
+
+	db, cleanup, err := openKB(ctx, *kbPath)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	a, err := bot.NewAnswerer(ctx, db, *botName)
+	if err != nil {
+		return err
+	}
+	ans, err := a.Answer(ctx, knowledge.Post{Title: *title, Body: string(body)})
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ans)
+	}
+	return writeMarkdown(stdout, ans)
+}
+
+func writeMarkdown(w io.Writer, ans knowledge.Answer) error {
+	switch ans.Decision {
+	case knowledge.DecisionReply:
+		_, err := io.WriteString(w, ans.Reply)
+		return err
+	case knowledge.DecisionIgnore:
+		_, err := fmt.Fprintln(w, "<!-- herald: ignore — this does not look like a support question; no reply -->")
+		return err
+	default:
+		_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.2f is below the reply threshold; no reply -->\n", ans.Confidence)
+		return err
+	}
+}
+
+// openKB opens the knowledge base at path, or, with no path, a temporary
+// database holding the embedded packs, removed by cleanup.
+func openKB(ctx context.Context, path string) (*store.DB, func(), error) {
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil, fmt.Errorf("knowledge base %s: %w (create it with `herald kb import --db %s builtin:vllm`)", path, err, path)
+		}
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, func() { db.Close() }, nil
+	}
+	dir, err := os.MkdirTemp("", "herald-kb-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("temporary knowledge base: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	db, err := store.Open(ctx, filepath.Join(dir, "kb.db"))
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	for _, name := range knowledge.BuiltinPacks() {
+		if _, err := importSource(ctx, db, "builtin:"+name, importOptions{}, nil); err != nil {
+			db.Close()
+			cleanup()
+			return nil, nil, err
+		}
+	}
+	return db, func() { db.Close(); cleanup() }, nil
+}

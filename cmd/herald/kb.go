@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/term"
+
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+const defaultDB = "herald.db"
+
+func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("kb needs a subcommand: import, list, show, search, stats")
+	}
+	sub, args := args[0], args[1:]
+	fs := newFlagSet("kb "+sub, stderr)
+	dbPath := fs.String("db", defaultDB, "database file")
+	var (
+		kind, source *string
+		limit        *int
+		docsBase     *string
+	)
+	switch sub {
+	case "list":
+		kind = fs.String("kind", "", "only entries of this kind (issue, docs, topic, rule)")
+		source = fs.String("source", "", "only entries from this source (github, docs, pack:vllm, or pack:)")
+		limit = fs.Int("limit", 50, "how many")
+	case "search":
+		limit = fs.Int("limit", 10, "how many")
+	case "import":
+		docsBase = fs.String("docs-base-url", "", "URL a Markdown docs folder is published under (required for folders)")
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if sub != "import" {
+		if _, err := os.Stat(*dbPath); err != nil {
+			return fmt.Errorf("knowledge base %s: %w (create it with `herald kb import --db %s builtin:vllm`)", *dbPath, err, *dbPath)
+		}
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	switch sub {
+	case "import":
+		if len(pos) == 0 {
+			return usagef("kb import needs at least one SOURCE")
+		}
+		for _, src := range pos {
+			bar := newProgress(stderr, src)
+			st, err := importSource(ctx, db, src, importOptions{docsBaseURL: *docsBase}, bar.update)
+			bar.done()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s: %s\n", src, st)
+		}
+		return nil
+	case "list":
+		entries, err := db.ListEntries(ctx, store.EntryFilter{Kind: *kind, Source: *source, Limit: *limit})
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tKIND\tSTATE\tSOURCE\tTITLE")
+		for _, e := range entries {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Source, oneLine(e.Title, 70))
+		}
+		return tw.Flush()
+	case "show":
+		if len(pos) != 1 {
+			return usagef("kb show takes one ID")
+		}
+		e, err := db.Entry(ctx, pos[0])
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(e)
+	case "search":
+		if len(pos) == 0 {
+			return usagef("kb search needs TEXT")
+		}
+		cands, err := db.SearchText(ctx, strings.Join(pos, " "), *limit)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SCORE\tID\tTITLE")
+		for _, c := range cands {
+			fmt.Fprintf(tw, "%.2f\t%s\t%s\n", c.TextScore, c.Entry.ID, oneLine(c.Entry.Title, 80))
+		}
+		return tw.Flush()
+	case "stats":
+		st, err := db.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "entries: %d\npacks: %s\n", st.Total, strings.Join(st.Packs, ", "))
+		for k, n := range st.ByKind {
+			fmt.Fprintf(stdout, "kind %s: %d\n", k, n)
+		}
+		for k, n := range st.BySource {
+			fmt.Fprintf(stdout, "source %s: %d\n", k, n)
+		}
+		return nil
+	}
+	return usagef("unknown kb subcommand %q", sub)
+}
+
+type importOptions struct {
+	docsBaseURL string
+}
+
+// importSource imports one SOURCE: builtin:NAME, a YAML pack, a JSON array
+// of GitHub issues, or a folder of Markdown docs.
+func importSource(ctx context.Context, db *store.DB, src string, opts importOptions, progress func(done, total int)) (store.ImportStats, error) {
+	if name, ok := strings.CutPrefix(src, "builtin:"); ok {
+		p, err := knowledge.BuiltinPack(name)
+		if err != nil {
+			return store.ImportStats{}, err
+		}
+		return importPack(ctx, db, p, progress)
+	}
+	info, err := os.Stat(src)
+	if err != nil {
+		return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
+	}
+	if info.IsDir() {
+		if opts.docsBaseURL == "" {
+			return store.ImportStats{}, usagef("importing the folder %s needs --docs-base-url (where the pages are published)", src)
+		}
+		entries, err := readDocs(src, opts.docsBaseURL)
+		if err != nil {
+			return store.ImportStats{}, err
+		}
+		return db.UpsertEntries(ctx, entries, progress)
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
+	}
+	defer f.Close()
+	switch strings.ToLower(filepath.Ext(src)) {
+	case ".yaml", ".yml":
+		p, err := knowledge.ParsePack(f)
+		if err != nil {
+			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
+		}
+		return importPack(ctx, db, p, progress)
+	case ".json":
+		entries, _, err := knowledge.ParseGitHubIssues(f)
+		if err != nil {
+			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
+		}
+		return db.UpsertEntries(ctx, entries, progress)
+	}
+	return store.ImportStats{}, usagef("import %s: unknown source type (want builtin:NAME, .yaml pack, .json GitHub issues, or a folder)", src)
+}
+
+func importPack(ctx context.Context, db *store.DB, p *knowledge.Pack, progress func(done, total int)) (store.ImportStats, error) {
+	if err := db.SaveSchema(ctx, p.Name, p.Programs); err != nil {
+		return store.ImportStats{}, err
+	}
+	return db.UpsertEntries(ctx, p.Entries, progress)
+}
+
+// readDocs reads every .md file under dir as a docs entry whose URL is
+// base joined with the file's path without its extension.
+func readDocs(dir, base string) ([]knowledge.Entry, error) {
+	var out []knowledge.Entry
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".md") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		u := strings.TrimSuffix(base, "/") + "/" + strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel)) + "/"
+		out = append(out, knowledge.DocEntry(u, u, string(body)))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("import docs %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n-1] + "…"
+	}
+	return s
+}
+
+// progress draws a one-line bar on a terminal and nothing elsewhere.
+type progress struct {
+	w     io.Writer
+	label string
+	tty   bool
+	drawn bool
+}
+
+func newProgress(w io.Writer, label string) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, label: label, tty: tty}
+}
+
+func (p *progress) update(done, total int) {
+	if !p.tty || total == 0 {
+		return
+	}
+	const width = 30
+	n := done * width / total
+	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d", p.label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
+	p.drawn = true
+}
+
+func (p *progress) done() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,460 @@
+package knowledge
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Program is a pack's schema for one command-line program: which words are
+// its subcommands, which flags take no value, which short flags are aliases,
+// and how it is reached through `python -m` or a container image.
+type Program struct {
+	Name         string            `yaml:"name" json:"name"`
+	Subcommands  []string          `yaml:"subcommands" json:"subcommands,omitempty"`
+	BooleanFlags []string          `yaml:"boolean_flags" json:"boolean_flags,omitempty"`
+	Aliases      map[string]string `yaml:"aliases" json:"aliases,omitempty"`
+	// Modules maps `python -m` module names to the subcommand they run.
+	Modules map[string]string `yaml:"modules" json:"modules,omitempty"`
+	// Images maps container image repositories (no tag) to the subcommand
+	// their entrypoint runs.
+	Images map[string]string `yaml:"images" json:"images,omitempty"`
+	// ModelFlag names the flag that carries the model id when it is not the
+	// first positional argument (e.g. --model).
+	ModelFlag string `yaml:"model_flag" json:"model_flag,omitempty"`
+}
+
+// Schema is the set of programs Herald knows, merged from all packs.
+// The zero value knows no programs and still parses commands generically.
+type Schema struct {
+	Programs []Program `json:"programs"`
+}
+
+func (s *Schema) program(name string) *Program {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Programs {
+		if s.Programs[i].Name == name {
+			return &s.Programs[i]
+		}
+	}
+	return nil
+}
+
+func (s *Schema) module(mod string) (*Program, string) {
+	if s == nil {
+		return nil, ""
+	}
+	for i := range s.Programs {
+		if sub, ok := s.Programs[i].Modules[mod]; ok {
+			return &s.Programs[i], sub
+		}
+	}
+	return nil, ""
+}
+
+func (s *Schema) image(img string) (*Program, string) {
+	if s == nil {
+		return nil, ""
+	}
+	repo := img
+	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
+		repo = repo[:i]
+	}
+	repo = strings.TrimPrefix(repo, "docker.io/")
+	for i := range s.Programs {
+		if sub, ok := s.Programs[i].Images[repo]; ok {
+			return &s.Programs[i], sub
+		}
+	}
+	return nil, ""
+}
+
+func (p *Program) isBoolean(flag string) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.BooleanFlags {
+		if f == flag {
+			return true
+		}
+	}
+	// --no-foo is the negation of a boolean --foo.
+	if rest, ok := strings.CutPrefix(flag, "--no-"); ok {
+		for _, f := range p.BooleanFlags {
+			if f == "--"+rest {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// genericPrograms are recognised at the start of a line even when no pack
+// describes them, because they wrap or install the programs packs do.
+var genericPrograms = map[string]bool{
+	"python": true, "python3": true, "docker": true, "podman": true, "pip": true,
+	"pip3": true, "uv": true, "torchrun": true, "ray": true, "conda": true,
+}
+
+// promptRE strips shell prompts: "$ ", "% ", "# " (root), "(venv) $ ",
+// "user@host:~$ ".
+var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?[$%#>]\s+`)
+
+// envPrefixRE matches leading NAME=value assignments.
+var envPrefixRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+`)
+
+// maxCommandBytes bounds one logical command line; longer "lines" are logs.
+const maxCommandBytes = 8 << 10
+
+// extractCommands finds command lines in code blocks, inline code spans and
+// bare prose lines, and parses each with a real shell parser.
+func extractCommands(doc *document, s *Schema) []Command {
+	var out []Command
+	seen := map[string]bool{}
+	add := func(line string, strictStart bool) {
+		for _, c := range parseCommandLine(line, s, strictStart) {
+			key := c.String()
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, c)
+		}
+	}
+	for _, block := range doc.code {
+		for _, l := range joinContinuations(strings.Split(block, "\n")) {
+			add(l, false)
+		}
+	}
+	for _, span := range doc.inline {
+		add(span, false)
+	}
+	for _, l := range joinContinuations(doc.prose) {
+		add(l, true)
+	}
+	return out
+}
+
+// joinContinuations joins lines that end in a backslash with the next one.
+func joinContinuations(lines []string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, l := range lines {
+		t := strings.TrimRight(l, " \t")
+		if strings.HasSuffix(t, "\\") && cur.Len() < maxCommandBytes {
+			cur.WriteString(strings.TrimSuffix(t, "\\"))
+			cur.WriteByte(' ')
+			continue
+		}
+		if cur.Len() > 0 {
+			cur.WriteString(strings.TrimLeft(t, " \t"))
+			out = append(out, cur.String())
+			cur.Reset()
+			continue
+		}
+		out = append(out, l)
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// parseCommandLine parses one logical line. It returns nothing unless the
+// line starts (after a prompt and environment assignments) with a program
+// the schema knows or a generic wrapper such as python or docker.
+func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
+	if len(line) > maxCommandBytes {
+		return nil
+	}
+	line = strings.TrimSpace(promptRE.ReplaceAllString(line, ""))
+	if line == "" {
+		return nil
+	}
+	rest := envPrefixRE.ReplaceAllString(line, "")
+	first, _, _ := strings.Cut(rest, " ")
+	prog := path.Base(first)
+	if s.program(prog) == nil && !genericPrograms[prog] {
+		return nil
+	}
+	// A bare prose line only counts as a command when it carries flags:
+	// "vllm serve fails when I add a LoRA" is a sentence, not a command.
+	if strictStart && !strings.Contains(rest, " -") {
+		return nil
+	}
+	var calls [][]string
+	var envs []map[string]string
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err == nil {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok {
+				return true
+			}
+			words := make([]string, 0, len(call.Args))
+			for _, w := range call.Args {
+				words = append(words, wordString(w))
+			}
+			env := map[string]string{}
+			for _, a := range call.Assigns {
+				if a.Name != nil {
+					v := ""
+					if a.Value != nil {
+						v = wordString(a.Value)
+					}
+					env[a.Name.Value] = v
+				}
+			}
+			calls = append(calls, words)
+			envs = append(envs, env)
+			return false
+		})
+	} else {
+		// Prose often breaks shell quoting ("don't"); fall back to fields.
+		words := strings.Fields(rest)
+		env := map[string]string{}
+		for _, m := range strings.Fields(envPrefixRE.FindString(line)) {
+			k, v, _ := strings.Cut(m, "=")
+			env[k] = v
+		}
+		calls = append(calls, words)
+		envs = append(envs, env)
+	}
+	var out []Command
+	for i, words := range calls {
+		if len(words) == 0 || isVersionQuery(words) {
+			continue
+		}
+		out = append(out, buildCommand(words, envs[i], s)...)
+	}
+	return out
+}
+
+// wordString renders a shell word as the program would receive it, keeping
+// expansions it cannot evaluate in their source form.
+func wordString(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		writeWordPart(&b, p)
+	}
+	return b.String()
+}
+
+func writeWordPart(b *strings.Builder, p syntax.WordPart) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		b.WriteString(p.Value)
+	case *syntax.SglQuoted:
+		b.WriteString(p.Value)
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			writeWordPart(b, q)
+		}
+	default:
+		var sb strings.Builder
+		if err := syntax.NewPrinter().Print(&sb, p); err == nil {
+			b.WriteString(sb.String())
+		}
+	}
+}
+
+var dockerBoolFlags = map[string]bool{
+	"--rm": true, "-d": true, "--detach": true, "-i": true, "-t": true, "-it": true, "-ti": true,
+	"--privileged": true, "--init": true, "--interactive": true, "--tty": true, "-P": true,
+	"--publish-all": true, "--read-only": true,
+}
+
+// buildCommand turns the words of one simple command into Commands: the
+// command itself and, for `python -m` and container runs, the program
+// they wrap.
+func buildCommand(words []string, env map[string]string, s *Schema) []Command {
+	name := path.Base(words[0])
+	args := words[1:]
+	switch {
+	case (name == "python" || name == "python3" || strings.HasPrefix(name, "python3.")) && len(args) >= 2 && args[0] == "-m":
+		if p, sub := s.module(args[1]); p != nil {
+			c := parseArgs(p.Name, args[2:], p, s)
+			if c.Subcommand == "" {
+				c.Subcommand = sub
+			}
+			c.Env = nonEmpty(env)
+			c.Via = "python -m " + args[1]
+			return []Command{c}
+		}
+		c := parseArgs(args[1], args[2:], nil, s)
+		c.Env = nonEmpty(env)
+		c.Via = "python -m"
+		return []Command{c}
+	case (name == "docker" || name == "podman") && len(args) > 0 && args[0] == "run":
+		return dockerRun(name, args[1:], env, s)
+	}
+	p := s.program(name)
+	c := parseArgs(name, args, p, s)
+	c.Env = nonEmpty(env)
+	return []Command{c}
+}
+
+func dockerRun(name string, args []string, env map[string]string, s *Schema) []Command {
+	c := Command{Program: name, Subcommand: "run", Flags: map[string]string{}, Env: nonEmpty(env)}
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		if k, v, ok := strings.Cut(a, "="); ok {
+			c.Flags[normFlag(k)] = v
+			i++
+			continue
+		}
+		if dockerBoolFlags[a] || i+1 >= len(args) {
+			c.Flags[normFlag(a)] = ""
+			i++
+			continue
+		}
+		k := normFlag(a)
+		if old, ok := c.Flags[k]; ok && old != "" {
+			c.Flags[k] = old + "," + args[i+1]
+		} else {
+			c.Flags[k] = args[i+1]
+		}
+		if k == "-e" || k == "--env" {
+			ek, ev, _ := strings.Cut(args[i+1], "=")
+			if c.Env == nil {
+				c.Env = map[string]string{}
+			}
+			c.Env[ek] = ev
+		}
+		i += 2
+	}
+	if i >= len(args) {
+		return []Command{c}
+	}
+	image := args[i]
+	c.Args = append(c.Args, image)
+	rest := args[i+1:]
+	out := []Command{c}
+	if p, sub := s.image(image); p != nil {
+		inner := rest
+		if len(inner) > 0 && path.Base(inner[0]) == p.Name {
+			inner = inner[1:]
+		}
+		ic := parseArgs(p.Name, inner, p, s)
+		if ic.Subcommand == "" {
+			ic.Subcommand = sub
+		}
+		ic.Env = c.Env
+		ic.Via = name
+		out = append(out, ic)
+	} else if len(rest) > 0 {
+		out = append(out, buildCommand(rest, nil, s)...)
+	}
+	return out
+}
+
+// parseArgs splits args into subcommand, positional arguments and flags.
+func parseArgs(program string, args []string, p *Program, s *Schema) Command {
+	c := Command{Program: program, Flags: map[string]string{}}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			c.Args = append(c.Args, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" || isNumber(a) {
+			if c.Subcommand == "" && len(c.Args) == 0 && p != nil && contains(p.Subcommands, a) {
+				c.Subcommand = a
+				continue
+			}
+			c.Args = append(c.Args, a)
+			continue
+		}
+		k, v, hasValue := strings.Cut(a, "=")
+		k = normFlag(k)
+		if p != nil {
+			if long, ok := p.Aliases[k]; ok {
+				k = long
+			}
+		}
+		if hasValue {
+			c.Flags[k] = v
+			continue
+		}
+		if p.isBoolean(k) || i+1 >= len(args) {
+			c.Flags[k] = ""
+			continue
+		}
+		next := args[i+1]
+		if strings.HasPrefix(next, "-") && !isNumber(next) && next != "-" {
+			c.Flags[k] = ""
+			continue
+		}
+		c.Flags[k] = next
+		i++
+	}
+	return c
+}
+
+// normFlag normalises a long flag: lower case, underscores to dashes.
+// Short flags are kept as written.
+func normFlag(f string) string {
+	if rest, ok := strings.CutPrefix(f, "--"); ok {
+		return "--" + strings.ReplaceAll(strings.ToLower(rest), "_", "-")
+	}
+	return f
+}
+
+// NormalizeFlag is normFlag for callers outside the package (bench labels).
+func NormalizeFlag(f string) string { return normFlag(f) }
+
+func isNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	dot := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+		case r == '.' && !dot:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func nonEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// isVersionQuery reports whether a command only asks for a version
+// ("vllm -v", "python --version"); such lines are read for versions, not
+// kept as commands.
+func isVersionQuery(words []string) bool {
+	if len(words) != 2 {
+		return false
+	}
+	switch words[1] {
+	case "-v", "-V", "--version", "version":
+		return true
+	}
+	return false
+}

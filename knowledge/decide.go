@@ -1,0 +1,159 @@
+package knowledge
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// Decision is what Herald does with a post.
+type Decision string
+
+const (
+	// DecisionReply: the evidence is strong enough to answer.
+	DecisionReply Decision = "reply"
+	// DecisionAbstain: a real question, but nothing known fits well enough;
+	// say nothing (the bot may queue it for staff).
+	DecisionAbstain Decision = "abstain"
+	// DecisionIgnore: not a support question (announcement, feature
+	// request, chit-chat).
+	DecisionIgnore Decision = "ignore"
+)
+
+// Thresholds turn confidence into decisions.
+type Thresholds struct {
+	// Reply is the minimum confidence to answer at all.
+	Reply float64
+	// CiteRatio: further matches are cited when their score is at least
+	// this share of the best match's.
+	CiteRatio float64
+	// MaxCitations bounds the Sources list.
+	MaxCitations int
+}
+
+// DefaultThresholds were chosen from the reliability table in the README
+// (vllm-dev cases): at confidence 0.6 and above the top citation was one
+// staff accept in most cases, below it mostly not.
+func DefaultThresholds() Thresholds {
+	return Thresholds{Reply: 0.6, CiteRatio: 0.5, MaxCitations: 4}
+}
+
+// confidenceScale sets the score at which confidence is one half.
+const confidenceScale = 2.5
+
+// Confidence maps a match to [0,1]: score/(score+2.5), halved when nothing
+// but word overlap supports it. It is meant as the estimated chance that
+// staff would accept the match as a correct citation; the README's
+// reliability table shows how well it tracks that on labelled posts.
+func Confidence(m Match) float64 {
+	if m.Score <= 0 {
+		return 0
+	}
+	c := m.Score / (m.Score + confidenceScale)
+	if !m.Structured {
+		c *= 0.5
+	}
+	return math.Round(c*1000) / 1000
+}
+
+var (
+	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
+	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t work|does not|can'?t|cannot|unable|how (do|can|to)|why|help|issue|problem|wrong|slow|killed|timeout|segfault)\b|\?`)
+)
+
+// IsSupportQuestion reports whether a post asks for help, as opposed to an
+// announcement, a feature request or chit-chat.
+func IsSupportQuestion(title string, f *Facts, body string) bool {
+	if nonSupportTitleRE.MatchString(title) {
+		return false
+	}
+	if len(f.Errors) > 0 {
+		return true
+	}
+	head := body
+	if len(head) > 4000 {
+		head = head[:4000]
+	}
+	return problemRE.MatchString(title) || problemRE.MatchString(head)
+}
+
+// Decide picks the decision and the matches to cite.
+func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decision, float64, []Match) {
+	if !IsSupportQuestion(title, f, body) {
+		return DecisionIgnore, 0, nil
+	}
+	if len(ranked) == 0 {
+		return DecisionAbstain, 0, nil
+	}
+	top := ranked[0]
+	conf := Confidence(top)
+	if conf < t.Reply || !top.Structured {
+		return DecisionAbstain, conf, nil
+	}
+	cited := []Match{top}
+	for _, m := range ranked[1:] {
+		if len(cited) == t.MaxCitations {
+			break
+		}
+		if m.Structured && m.Score >= t.CiteRatio*top.Score && Confidence(m) >= t.Reply*0.75 {
+			cited = append(cited, m)
+		}
+	}
+	return DecisionReply, conf, cited
+}
+
+// SearchTerms returns the words and phrases a full-text search should look
+// for, most telling first: exception classes, flags and environment
+// variables, model names, the title's content words, then the informative
+// words of error messages.
+func SearchTerms(title string, f *Facts) []string {
+	var terms []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		t = strings.TrimSpace(strings.ToLower(t))
+		if len(t) < 3 || seen[t] || stopwords[t] || len(terms) >= 48 {
+			return
+		}
+		seen[t] = true
+		terms = append(terms, t)
+	}
+	for i, e := range f.Errors {
+		if i < 3 {
+			add(lastDotted(e.Type))
+		}
+	}
+	for _, c := range f.Commands {
+		for _, k := range sortedKeys(c.Flags) {
+			if strings.HasPrefix(k, "--") {
+				add(strings.ReplaceAll(strings.TrimPrefix(k, "--"), "-", " "))
+			}
+		}
+	}
+	for _, k := range sortedKeys(f.Env) {
+		add(k)
+	}
+	for _, m := range f.Models {
+		_, name, _ := strings.Cut(m, "/")
+		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			if hasLetter(part) && len(part) > 3 {
+				add(part)
+			}
+		}
+	}
+	for _, w := range wordRE.FindAllString(title, 30) {
+		add(w)
+	}
+	for i, e := range f.Errors {
+		if i == 2 {
+			break
+		}
+		n := 0
+		for _, w := range wordRE.FindAllString(Signature("", e.Message), 60) {
+			if !strings.HasPrefix(w, "<") && n < 14 {
+				add(w)
+				n++
+			}
+		}
+	}
+	return terms
+}

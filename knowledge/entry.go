@@ -1,0 +1,73 @@
+package knowledge
+
+import (
+	"strings"
+	"time"
+)
+
+// Entry kinds.
+const (
+	KindIssue = "issue" // a bug report or pull request
+	KindDocs  = "docs"  // a documentation page
+	KindTopic = "topic" // a solved forum topic
+	KindRule  = "rule"  // a curated diagnosis with no single source page
+)
+
+// Entry is one piece of knowledge Herald can cite.
+type Entry struct {
+	ID    string `yaml:"id" json:"id"`
+	Kind  string `yaml:"kind" json:"kind"`
+	URL   string `yaml:"url" json:"url"`
+	Title string `yaml:"title" json:"title"`
+	// State is the upstream state: open, closed, merged, or "" for docs.
+	State string `yaml:"state" json:"state,omitempty"`
+	// Summary says in one or two sentences what the entry establishes.
+	Summary string `yaml:"summary" json:"summary,omitempty"`
+	// Symptoms are error texts as printed, numbers masked as <N>, or short
+	// descriptions; they are compared by Signature and indexed for search.
+	Symptoms []string `yaml:"symptoms" json:"symptoms,omitempty"`
+	// Flags are the command-line flags (normalised, --a-b) and environment
+	// variables (NAME or NAME=value) the entry is about.
+	Flags     []string `yaml:"flags" json:"flags,omitempty"`
+	Platforms []string `yaml:"platforms" json:"platforms,omitempty"`
+	// Affected is a version range of the main package, e.g. ">=0.10, <0.29".
+	Affected string `yaml:"affected" json:"affected,omitempty"`
+	// Fixed is the first release with the fix, if known.
+	Fixed string `yaml:"fixed" json:"fixed,omitempty"`
+	// Models are model ids or family names (e.g. "deepseek-v2", "gemma").
+	Models []string `yaml:"models" json:"models,omitempty"`
+	Tags   []string `yaml:"tags" json:"tags,omitempty"`
+	// Advice lists concrete things to try, each one line of Markdown.
+	Advice []string `yaml:"advice" json:"advice,omitempty"`
+	// Body is free text for search (an imported issue's logs, a doc page).
+	Body    string   `yaml:"body" json:"body,omitempty"`
+	Related []string `yaml:"related" json:"related,omitempty"`
+	// Source names where the entry came from: "pack:vllm", "github", "docs".
+	Source string `yaml:"-" json:"source,omitempty"`
+	// Prior scales the entry's evidence: 1 for curated entries, lower for
+	// bulk imports whose text is noisy. Outcomes adjust it.
+	Prior     float64   `yaml:"prior" json:"prior,omitempty"`
+	UpdatedAt time.Time `yaml:"-" json:"updated_at"`
+}
+
+// Curated reports whether the entry was written by people (a pack or a
+// staff-approved topic) rather than imported in bulk.
+func (e *Entry) Curated() bool {
+	return strings.HasPrefix(e.Source, "pack:") || e.Kind == KindTopic || e.Kind == KindRule
+}
+
+// SearchText returns the entry's text fields for full-text indexing, in the
+// column order the store's index uses: title, symptoms, flags, models, body.
+func (e *Entry) SearchText() (title, symptoms, flags, models, body string) {
+	body = strings.Join([]string{e.Summary, strings.Join(e.Advice, "\n"), strings.Join(e.Tags, " "), e.Body}, "\n")
+	return e.Title, strings.Join(e.Symptoms, "\n"), strings.Join(e.Flags, " "), strings.Join(e.Models, " "), body
+}
+
+// ShortRef is how replies name an entry: "#51396" for GitHub issues,
+// the title for docs pages.
+func (e *Entry) ShortRef() string {
+	if i := strings.LastIndex(e.ID, "#"); i >= 0 && e.Kind != KindDocs {
+		return e.ID[i:]
+	}
+	return e.Title
+}

@@ -1,0 +1,293 @@
+package knowledge
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// logPrefixRE strips the decorations vLLM and its workers put before log
+// lines: "(EngineCore pid=298899) ", "(VllmWorker rank=0 pid=12) ",
+// "[rank0]: ", "ERROR 05-12 10:00:00 [core.py:123] ", timestamps.
+var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]+ )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?(?:(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL)\s+(?:\d\d-\d\d\s+)?\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?)?(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:-\s*)?(?:\w+\s*-\s*)?)?`)
+
+// pyExcRE matches a Python exception line: a dotted class name ending in
+// Error, Exception, Exit, Interrupt or Warning (or a bare known class),
+// optionally followed by ": message".
+var pyExcRE = regexp.MustCompile(`^((?:[A-Za-z_][\w]*\.)*(?:[A-Z][\w]*(?:Error|Exception|Exit|Interrupt|Fault)|AssertionError|StopIteration|KeyboardInterrupt))(?::\s?(.*))?$`)
+
+var (
+	goPanicRE     = regexp.MustCompile(`^panic: (.+)$`)
+	rustPanicRE   = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
+	cppThrowRE    = regexp.MustCompile(`^terminate called after throwing an instance of '([^']+)'`)
+	cppWhatRE     = regexp.MustCompile(`^\s*what\(\):\s*(.+)$`)
+	cudaErrRE     = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
+	hipErrRE      = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
+	ncclErrRE     = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	notFoundRE    = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
+	fatalPyRE     = regexp.MustCompile(`^Fatal Python error: (.+)$`)
+	signalRE      = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
+	frameRE       = regexp.MustCompile(`^\s*File "([^"]+)", line \d+`)
+	causeMarkerRE = regexp.MustCompile(`^(The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)`)
+)
+
+// genericWrappers are exception messages that only point elsewhere ("see
+// root cause above"); the error they wrap is the one worth matching.
+var genericWrappers = []string{
+	"engine core initialization failed",
+	"see root cause above",
+	"see stack trace above",
+	"worker failed with error",
+	"worker proc",
+	"engine process failed to start",
+}
+
+// extractErrors scans every line of the document for errors. The most
+// telling error comes first: the final exception of a traceback, unless it
+// is a generic wrapper, in which case its root cause is promoted.
+func extractErrors(doc *document) []ErrorInfo {
+	lines := doc.lines()
+	var out []ErrorInfo
+	seen := map[string]int{}
+	var frames []string
+	var causes []string
+	inTraceback := false
+	add := func(e ErrorInfo) {
+		e.Message = strings.TrimSpace(e.Message)
+		if len(e.Message) > 500 {
+			e.Message = e.Message[:500]
+		}
+		e.Signature = Signature(e.Type, e.Message)
+		e.Numbers = errorNumbers(e.Message)
+		if i, ok := seen[e.Signature]; ok {
+			// The same error printed by several workers: keep the richest.
+			if len(e.Packages) > len(out[i].Packages) {
+				out[i].Packages = e.Packages
+			}
+			return
+		}
+		seen[e.Signature] = len(out)
+		out = append(out, e)
+	}
+	for i := 0; i < len(lines); i++ {
+		raw := lines[i]
+		if len(raw) > 4096 {
+			raw = raw[:4096]
+		}
+		l := strings.TrimRight(logPrefixRE.ReplaceAllString(raw, ""), " \t")
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "Traceback (most recent call last)"):
+			inTraceback = true
+			frames = frames[:0]
+			continue
+		case causeMarkerRE.MatchString(t):
+			continue
+		}
+		if m := frameRE.FindStringSubmatch(l); m != nil {
+			if pkg := framePackage(m[1]); pkg != "" && !contains(frames, pkg) {
+				frames = append(frames, pkg)
+			}
+			continue
+		}
+		if m := pyExcRE.FindStringSubmatch(t); m != nil && !strings.HasPrefix(l, " ") {
+			msg := m[2]
+			// A message may continue on following lines until a blank
+			// line or a new log record; keep one more line for context.
+			e := ErrorInfo{Type: m[1], Message: msg}
+			if inTraceback {
+				e.Packages = append([]string(nil), frames...)
+				e.Causes = append([]string(nil), causes...)
+				causes = append(causes, m[1])
+				inTraceback = false
+			}
+			add(e)
+			continue
+		}
+		if m := goPanicRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "panic", Message: m[1]})
+			continue
+		}
+		if m := rustPanicRE.FindStringSubmatch(t); m != nil {
+			msg := m[2]
+			if msg == "" && i+1 < len(lines) {
+				msg = strings.TrimSpace(lines[i+1])
+			}
+			add(ErrorInfo{Type: "rust-panic", Message: msg})
+			continue
+		}
+		if m := cppThrowRE.FindStringSubmatch(t); m != nil {
+			msg := ""
+			if i+1 < len(lines) {
+				if w := cppWhatRE.FindStringSubmatch(lines[i+1]); w != nil {
+					msg = w[1]
+				}
+			}
+			add(ErrorInfo{Type: m[1], Message: msg})
+			continue
+		}
+		if m := notFoundRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "command-not-found", Message: m[1] + m[2]})
+			continue
+		}
+		if m := fatalPyRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "fatal-python-error", Message: m[1]})
+			continue
+		}
+		if m := signalRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])})
+			continue
+		}
+		if m := ncclErrRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])})
+			continue
+		}
+		if m := hipErrRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "hip-error", Message: m[2]})
+			continue
+		}
+		if m := cudaErrRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "cuda-error", Message: m[2]})
+			continue
+		}
+	}
+	return prioritise(out)
+}
+
+// prioritise orders errors by how much they say: specific exceptions from
+// tracebacks first, generic wrappers last, then the order of appearance.
+func prioritise(errs []ErrorInfo) []ErrorInfo {
+	rank := func(e ErrorInfo) int {
+		msg := strings.ToLower(e.Message)
+		for _, w := range genericWrappers {
+			if strings.Contains(msg, w) {
+				return 3
+			}
+		}
+		switch e.Type {
+		case "cuda-error", "hip-error", "nccl-error", "signal", "fatal-python-error":
+			return 1
+		case "command-not-found":
+			return 1
+		}
+		if strings.HasSuffix(e.Type, "Warning") {
+			return 4
+		}
+		if e.Message == "" {
+			return 2
+		}
+		return 0
+	}
+	out := make([]ErrorInfo, 0, len(errs))
+	for r := 0; r <= 4; r++ {
+		for _, e := range errs {
+			if rank(e) == r {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// framePackage returns the top-level package of a traceback frame path:
+// ".../site-packages/vllm/engine/llm_engine.py" → "vllm".
+func framePackage(file string) string {
+	file = strings.ReplaceAll(file, "\\", "/")
+	for _, marker := range []string{"site-packages/", "dist-packages/"} {
+		if i := strings.LastIndex(file, marker); i >= 0 {
+			rest := file[i+len(marker):]
+			pkg, _, _ := strings.Cut(rest, "/")
+			return strings.TrimSuffix(pkg, ".py")
+		}
+	}
+	if i := strings.Index(file, "/vllm/"); i >= 0 {
+		return "vllm"
+	}
+	if strings.HasPrefix(file, "<") {
+		return ""
+	}
+	return ""
+}
+
+var (
+	maskHexRE    = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{12,}\b`)
+	maskPathRE   = regexp.MustCompile(`(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?`)
+	maskNumRE    = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	maskQuoteRE  = regexp.MustCompile(`'[^']{40,}'|"[^"]{40,}"`)
+	maskSpaceRE  = regexp.MustCompile(`\s+`)
+	maskRepeatRE = regexp.MustCompile(`(<N>[.,]?)+`)
+)
+
+// Signature builds the comparable form of an error: its type and its
+// message with hex, paths, long quoted strings and numbers masked. Two
+// reports of the same failure on different machines have equal signatures.
+func Signature(typ, msg string) string {
+	m := maskHexRE.ReplaceAllString(msg, "<HEX>")
+	m = maskPathRE.ReplaceAllString(m, "<PATH>")
+	m = maskQuoteRE.ReplaceAllString(m, "<STR>")
+	m = maskNumRE.ReplaceAllString(m, "<N>")
+	m = maskRepeatRE.ReplaceAllString(m, "<N>")
+	m = maskSpaceRE.ReplaceAllString(strings.TrimSpace(m), " ")
+	if len(m) > 200 {
+		m = m[:200]
+	}
+	if m == "" {
+		return typ
+	}
+	return typ + ": " + m
+}
+
+var (
+	oomTriedRE     = regexp.MustCompile(`(?i)tried to allocate ([\d.]+) ?([KMGT]i?B)`)
+	oomTotalRE     = regexp.MustCompile(`(?i)total capacity of ([\d.]+) ?([KMGT]i?B)`)
+	oomFreeRE      = regexp.MustCompile(`(?i)of which ([\d.]+) ?([KMGT]i?B) is free`)
+	oomAllocatedRE = regexp.MustCompile(`(?i)([\d.]+) ?([KMGT]i?B) is allocated by PyTorch`)
+	oomReservedRE  = regexp.MustCompile(`(?i)([\d.]+) ?([KMGT]i?B) is reserved by PyTorch but unallocated`)
+	seqLenRE       = regexp.MustCompile(`(?i)max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)`)
+	ctxLenRE       = regexp.MustCompile(`(?i)maximum context length is (\d+) tokens`)
+)
+
+// errorNumbers pulls the key figures out of an error message.
+func errorNumbers(msg string) map[string]float64 {
+	n := map[string]float64{}
+	mem := func(re *regexp.Regexp, key string) {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil {
+				n[key] = toGiB(v, m[2])
+			}
+		}
+	}
+	mem(oomTriedRE, "oom_tried_gib")
+	mem(oomTotalRE, "oom_total_gib")
+	mem(oomFreeRE, "oom_free_gib")
+	mem(oomAllocatedRE, "oom_allocated_gib")
+	mem(oomReservedRE, "oom_reserved_gib")
+	if m := seqLenRE.FindStringSubmatch(msg); m != nil {
+		a, _ := strconv.ParseFloat(m[1], 64)
+		b, _ := strconv.ParseFloat(m[2], 64)
+		n["max_seq_len"], n["kv_tokens"] = a, b
+	}
+	if m := ctxLenRE.FindStringSubmatch(msg); m != nil {
+		a, _ := strconv.ParseFloat(m[1], 64)
+		n["max_context_len"] = a
+	}
+	if len(n) == 0 {
+		return nil
+	}
+	return n
+}
+
+func toGiB(v float64, unit string) float64 {
+	switch strings.ToUpper(unit[:1]) {
+	case "K":
+		return v / (1 << 20)
+	case "M":
+		return v / 1024
+	case "T":
+		return v * 1024
+	}
+	return v
+}

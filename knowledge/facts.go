@@ -1,0 +1,163 @@
+package knowledge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Facts is what Extract finds in a post. Its JSON form is part of the
+// `herald answer --format json` contract documented in the README.
+type Facts struct {
+	Commands []Command         `json:"commands"`
+	Errors   []ErrorInfo       `json:"errors"`
+	Versions map[string]string `json:"versions"`
+	// Platform is one of cuda, rocm, cpu, tpu, xpu, neuron, or "" when the
+	// post does not say.
+	Platform string   `json:"platform"`
+	GPUs     []GPU    `json:"gpus"`
+	Models   []string `json:"models"`
+	OS       string   `json:"os,omitempty"`
+	Python   string   `json:"python,omitempty"`
+	// Env holds environment variables the post sets (on a command line or
+	// in an export), e.g. NCCL_P2P_DISABLE=1.
+	Env map[string]string `json:"env,omitempty"`
+	// Intent is the poster's stated goal in one line, if one was found.
+	Intent string `json:"intent,omitempty"`
+	// Truncated reports that the post exceeded MaxPostBytes.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Command is one parsed command line.
+type Command struct {
+	Program    string   `json:"program"`
+	Subcommand string   `json:"subcommand"`
+	Args       []string `json:"args"`
+	// Flags maps normalised long flags (--a-b) to their values; boolean
+	// flags have the value "".
+	Flags map[string]string `json:"flags"`
+	Env   map[string]string `json:"env,omitempty"`
+	// Via names the wrapper that ran this command, e.g. "docker" for the
+	// entrypoint of a vllm/vllm-openai container.
+	Via string `json:"via,omitempty"`
+	Raw string `json:"-"`
+}
+
+// ErrorInfo is one error found in the post.
+type ErrorInfo struct {
+	// Type is the exception class or error kind: torch.OutOfMemoryError,
+	// RuntimeError, panic, rust-panic, cuda-error, nccl-error, hip-error,
+	// command-not-found, signal.
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	// Signature is Type plus the message with numbers, paths, hex and ids
+	// masked, so that the same failure on two machines compares equal.
+	Signature string `json:"signature"`
+	// Causes are chained exceptions that led to this one, innermost first.
+	Causes []string `json:"causes,omitempty"`
+	// Packages are the top-level Python packages of the traceback frames.
+	Packages []string `json:"packages,omitempty"`
+	// Numbers are key figures pulled from the message, in GiB for memory
+	// (oom_tried_gib, oom_total_gib, oom_free_gib, oom_allocated_gib,
+	// oom_reserved_gib) and in tokens for lengths (max_seq_len, kv_tokens).
+	Numbers map[string]float64 `json:"numbers,omitempty"`
+}
+
+// GPU is one accelerator the post mentions.
+type GPU struct {
+	Name      string  `json:"name"`
+	MemoryGiB float64 `json:"memory_gib,omitempty"`
+	Count     int     `json:"count,omitempty"`
+}
+
+// MainCommand returns the first command of a program the schema knows
+// (vllm rather than pip or nvidia-smi), or the first command at all.
+func (f *Facts) MainCommand(s *Schema) *Command {
+	for i := range f.Commands {
+		if s.program(f.Commands[i].Program) != nil {
+			return &f.Commands[i]
+		}
+	}
+	if len(f.Commands) > 0 {
+		return &f.Commands[0]
+	}
+	return nil
+}
+
+// Flag reports the value of a normalised flag in any command and whether
+// it was present.
+func (f *Facts) Flag(name string) (string, bool) {
+	for _, c := range f.Commands {
+		if v, ok := c.Flags[name]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// Version returns the version of the main package (vllm unless the post
+// names only another one).
+func (f *Facts) Version(pkg string) string { return f.Versions[pkg] }
+
+// Merge folds the facts of a later post in the same topic into f; earlier
+// values win where both say something, lists are unioned.
+func (f *Facts) Merge(o Facts) {
+	f.Commands = append(f.Commands, o.Commands...)
+	f.Errors = append(f.Errors, o.Errors...)
+	if f.Versions == nil {
+		f.Versions = map[string]string{}
+	}
+	for k, v := range o.Versions {
+		if _, ok := f.Versions[k]; !ok {
+			f.Versions[k] = v
+		}
+	}
+	if f.Platform == "" {
+		f.Platform = o.Platform
+	}
+	f.GPUs = append(f.GPUs, o.GPUs...)
+	for _, m := range o.Models {
+		if !slices.Contains(f.Models, m) {
+			f.Models = append(f.Models, m)
+		}
+	}
+	if f.OS == "" {
+		f.OS = o.OS
+	}
+	if f.Python == "" {
+		f.Python = o.Python
+	}
+	for k, v := range o.Env {
+		if f.Env == nil {
+			f.Env = map[string]string{}
+		}
+		if _, ok := f.Env[k]; !ok {
+			f.Env[k] = v
+		}
+	}
+}
+
+// String renders a command in normalised form, flags sorted.
+func (c Command) String() string {
+	var b strings.Builder
+	b.WriteString(c.Program)
+	if c.Subcommand != "" {
+		b.WriteString(" " + c.Subcommand)
+	}
+	for _, a := range c.Args {
+		b.WriteString(" " + a)
+	}
+	keys := make([]string, 0, len(c.Flags))
+	for k := range c.Flags {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if v := c.Flags[k]; v != "" {
+			fmt.Fprintf(&b, " %s=%s", k, v)
+		} else {
+			b.WriteString(" " + k)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,178 @@
+package knowledge
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A Pack is a YAML file of knowledge entries plus the schemas of the
+// programs its posts run. The README documents the format; packs/vllm.yaml
+// is the reference example.
+type Pack struct {
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Programs    []Program `yaml:"programs"`
+	Entries     []Entry   `yaml:"entries"`
+}
+
+//go:embed packs/*.yaml
+var builtinPacks embed.FS
+
+// BuiltinPacks lists the names of the packs embedded in the binary.
+func BuiltinPacks() []string {
+	ents, _ := builtinPacks.ReadDir("packs")
+	var names []string
+	for _, e := range ents {
+		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	return names
+}
+
+// ErrUnknownPack is returned for a builtin pack name that is not embedded.
+var ErrUnknownPack = errors.New("knowledge: unknown builtin pack")
+
+// BuiltinPack parses an embedded pack by name ("vllm").
+func BuiltinPack(name string) (*Pack, error) {
+	data, err := builtinPacks.ReadFile("packs/" + name + ".yaml")
+	if err != nil {
+		return nil, fmt.Errorf("%w %q (have %s)", ErrUnknownPack, name, strings.Join(BuiltinPacks(), ", "))
+	}
+	return ParsePack(bytes.NewReader(data))
+}
+
+// ParsePack reads and validates a YAML pack. Unknown keys are errors, so a
+// typo in a hand-written pack is caught at import rather than ignored.
+func ParsePack(r io.Reader) (*Pack, error) {
+	dec := yaml.NewDecoder(r)
+	dec.KnownFields(true)
+	var p Pack
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("knowledge: parse pack: %w", err)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	for i := range p.Entries {
+		e := &p.Entries[i]
+		e.Source = "pack:" + p.Name
+		if e.Prior == 0 {
+			e.Prior = 1
+		}
+		for j, f := range e.Flags {
+			if strings.HasPrefix(f, "--") {
+				name, val, ok := strings.Cut(f, " ")
+				e.Flags[j] = normFlag(name)
+				if ok {
+					e.Flags[j] += " " + val
+				}
+			}
+		}
+	}
+	return &p, nil
+}
+
+// PackError reports a problem with one entry of a pack.
+type PackError struct {
+	Pack  string
+	Entry string // entry id, or "" for the pack itself
+	Field string
+	Err   error
+}
+
+func (e *PackError) Error() string {
+	if e.Entry == "" {
+		return fmt.Sprintf("knowledge: pack %q: %s: %v", e.Pack, e.Field, e.Err)
+	}
+	return fmt.Sprintf("knowledge: pack %q: entry %q: %s: %v", e.Pack, e.Entry, e.Field, e.Err)
+}
+
+func (e *PackError) Unwrap() error { return e.Err }
+
+var (
+	errRequired = errors.New("required")
+	errInvalid  = errors.New("invalid")
+)
+
+func (p *Pack) validate() error {
+	if p.Name == "" {
+		return &PackError{Field: "name", Err: errRequired}
+	}
+	seen := map[string]bool{}
+	for _, e := range p.Entries {
+		fail := func(field string, err error) error {
+			return &PackError{Pack: p.Name, Entry: e.ID, Field: field, Err: err}
+		}
+		if e.ID == "" {
+			return fail("id", errRequired)
+		}
+		if seen[e.ID] {
+			return fail("id", fmt.Errorf("%w: duplicate", errInvalid))
+		}
+		seen[e.ID] = true
+		switch e.Kind {
+		case KindIssue, KindDocs, KindTopic, KindRule:
+		default:
+			return fail("kind", fmt.Errorf("%w: %q (want issue, docs, topic or rule)", errInvalid, e.Kind))
+		}
+		if e.Title == "" {
+			return fail("title", errRequired)
+		}
+		if err := checkURL(e.URL); err != nil {
+			return fail("url", err)
+		}
+		if e.Affected != "" {
+			if _, err := ParseRange(e.Affected); err != nil {
+				return fail("affected", err)
+			}
+		}
+		if e.Fixed != "" {
+			if _, err := ParseVersion(e.Fixed); err != nil {
+				return fail("fixed", err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkURL accepts only absolute http(s) URLs: a reply links nothing else.
+func checkURL(s string) error {
+	if s == "" {
+		return errRequired
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errInvalid, err)
+	}
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%w: %q is not an absolute http(s) URL", errInvalid, s)
+	}
+	return nil
+}
+
+// MergeSchemas combines the program schemas of several packs; a later
+// pack's program of the same name replaces an earlier one.
+func MergeSchemas(packs ...*Pack) *Schema {
+	s := &Schema{}
+	for _, p := range packs {
+		for _, prog := range p.Programs {
+			replaced := false
+			for i := range s.Programs {
+				if s.Programs[i].Name == prog.Name {
+					s.Programs[i] = prog
+					replaced = true
+				}
+			}
+			if !replaced {
+				s.Programs = append(s.Programs, prog)
+			}
+		}
+	}
+	return s
+}

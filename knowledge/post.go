@@ -1,0 +1,286 @@
+package knowledge
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// MaxPostBytes bounds how much of a post is read. Forum posts are capped far
+// below this by Discourse (32,000 characters by default); anything longer is
+// pasted logs, of which the head carries the command and the tail the error,
+// so Extract keeps both ends.
+const MaxPostBytes = 256 << 10
+
+// ErrTruncated is reported (wrapped, with partial Facts) when a post was
+// longer than MaxPostBytes and only its head and tail were read.
+var ErrTruncated = errors.New("knowledge: post truncated")
+
+// Format says how a post body is written.
+type Format int
+
+const (
+	// FormatAuto sniffs the body: cooked HTML if it starts with a tag.
+	FormatAuto Format = iota
+	// FormatMarkdown is Discourse's raw Markdown.
+	FormatMarkdown
+	// FormatHTML is Discourse's cooked HTML.
+	FormatHTML
+)
+
+// Post is one forum post as Herald receives it.
+type Post struct {
+	Title  string // topic title; may be empty for replies
+	Body   string // raw Markdown or cooked HTML
+	Format Format
+}
+
+// document is a post reduced to what the extractors read: code blocks
+// (fenced, indented or <pre>), inline code spans, and prose lines. Bare lines
+// of machine text (a command or a traceback pasted without fences) stay in
+// prose; the extractors recognise them there.
+type document struct {
+	title  string
+	code   []string
+	inline []string
+	prose  []string
+}
+
+// lines returns every line of the document, code first then prose, for
+// scanners that do not care where text came from.
+func (d *document) lines() []string {
+	var out []string
+	for _, c := range d.code {
+		out = append(out, strings.Split(c, "\n")...)
+	}
+	out = append(out, d.prose...)
+	return out
+}
+
+var htmlStart = regexp.MustCompile(`(?i)^\s*<(p|div|pre|h[1-6]|ul|ol|blockquote|aside|table|br|code|span|img|a|details)[\s>/]`)
+
+// readPost normalises a post into a document. It never fails; a body that is
+// too long is cut to its head and tail and truncated is reported.
+func readPost(p Post) (doc *document, truncated bool) {
+	body := p.Body
+	if len(body) > MaxPostBytes {
+		head := body[:MaxPostBytes*3/4]
+		tail := body[len(body)-MaxPostBytes/4:]
+		body = head + "\n" + tail
+		truncated = true
+	}
+	if !utf8.ValidString(body) {
+		body = strings.ToValidUTF8(body, "\uFFFD")
+	}
+	body = strings.ReplaceAll(body, "\x00", "")
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	f := p.Format
+	if f == FormatAuto {
+		f = FormatMarkdown
+		if htmlStart.MatchString(body) {
+			f = FormatHTML
+		}
+	}
+	if f == FormatHTML {
+		doc = readHTML(body)
+	} else {
+		doc = readMarkdown(body)
+	}
+	doc.title = strings.TrimSpace(p.Title)
+	return doc, truncated
+}
+
+var markdown = goldmark.New()
+
+func readMarkdown(src string) *document {
+	doc := &document{}
+	source := []byte(src)
+	root := markdown.Parser().Parse(text.NewReader(source))
+	var prose bytes.Buffer
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			var b strings.Builder
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				b.Write(seg.Value(source))
+			}
+			doc.code = append(doc.code, strings.TrimRight(b.String(), "\n"))
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			var b strings.Builder
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					b.Write(t.Segment.Value(source))
+				}
+			}
+			doc.inline = append(doc.inline, b.String())
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				prose.Write(seg.Value(source))
+			}
+			prose.WriteByte('\n')
+			return ast.WalkSkipChildren, nil
+		}
+		// Paragraphs, headings and list text: keep their source lines as
+		// written, so bare commands and tracebacks survive intact.
+		if _, ok := n.(*ast.Paragraph); ok || isTextBlock(n) {
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				v := seg.Value(source)
+				prose.Write(v)
+				if len(v) == 0 || v[len(v)-1] != '\n' {
+					prose.WriteByte('\n')
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	doc.prose = splitLines(prose.String())
+	return doc
+}
+
+func isTextBlock(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.Heading, *ast.TextBlock:
+		return true
+	}
+	return false
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// maxHTMLTokens bounds the work spent on one cooked body; the tokenizer is
+// streaming, so nesting depth costs nothing.
+const maxHTMLTokens = 200_000
+
+func readHTML(src string) *document {
+	doc := &document{}
+	z := html.NewTokenizer(strings.NewReader(src))
+	z.SetMaxBuf(MaxPostBytes * 2)
+	var prose, code, inline strings.Builder
+	preDepth, codeDepth, skipDepth := 0, 0, 0
+	flushInline := func() {
+		if inline.Len() > 0 {
+			doc.inline = append(doc.inline, inline.String())
+			inline.Reset()
+		}
+	}
+	for i := 0; i < maxHTMLTokens; i++ {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if z.Err() != io.EOF {
+				break
+			}
+			break
+		}
+		tok := z.Token()
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			switch tok.DataAtom {
+			case atom.Script, atom.Style, atom.Svg:
+				if tt == html.StartTagToken {
+					skipDepth++
+				}
+			case atom.Pre:
+				preDepth++
+			case atom.Code:
+				if tt == html.StartTagToken {
+					codeDepth++
+				}
+			case atom.Br:
+				if preDepth > 0 {
+					code.WriteByte('\n')
+				} else {
+					prose.WriteByte('\n')
+				}
+			case atom.Img:
+				// An emoji or image: its alt text is noise for extraction.
+			default:
+				if isBlockAtom(tok.DataAtom) && preDepth == 0 {
+					prose.WriteByte('\n')
+				}
+			}
+		case html.EndTagToken:
+			switch tok.DataAtom {
+			case atom.Script, atom.Style, atom.Svg:
+				if skipDepth > 0 {
+					skipDepth--
+				}
+			case atom.Pre:
+				if preDepth > 0 {
+					preDepth--
+					if preDepth == 0 {
+						doc.code = append(doc.code, strings.TrimRight(code.String(), "\n"))
+						code.Reset()
+					}
+				}
+			case atom.Code:
+				if codeDepth > 0 {
+					codeDepth--
+				}
+				if preDepth == 0 {
+					flushInline()
+				}
+			default:
+				if isBlockAtom(tok.DataAtom) && preDepth == 0 {
+					prose.WriteByte('\n')
+				}
+			}
+		case html.TextToken:
+			if skipDepth > 0 {
+				continue
+			}
+			switch {
+			case preDepth > 0:
+				code.WriteString(tok.Data)
+			case codeDepth > 0:
+				inline.WriteString(tok.Data)
+				prose.WriteString(tok.Data)
+			default:
+				prose.WriteString(tok.Data)
+			}
+		}
+	}
+	if code.Len() > 0 {
+		doc.code = append(doc.code, strings.TrimRight(code.String(), "\n"))
+	}
+	flushInline()
+	doc.prose = splitLines(prose.String())
+	return doc
+}
+
+func isBlockAtom(a atom.Atom) bool {
+	switch a {
+	case atom.P, atom.Div, atom.Li, atom.Ul, atom.Ol, atom.Blockquote, atom.Aside,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Tr, atom.Table,
+		atom.Details, atom.Summary, atom.Hr, atom.Section, atom.Article, atom.Header, atom.Footer:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,424 @@
+package knowledge
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Candidate is an entry proposed by full-text search, with its text
+// relevance (BM25, higher is better, 0 when the entry came from elsewhere).
+type Candidate struct {
+	Entry     Entry
+	TextScore float64
+}
+
+// Match is a ranked entry with the evidence behind its score.
+type Match struct {
+	Entry   Entry    `json:"-"`
+	ID      string   `json:"id"`
+	URL     string   `json:"url"`
+	Title   string   `json:"title"`
+	Score   float64  `json:"score"`
+	Reasons []string `json:"reasons"`
+	// Structured reports whether anything beyond word overlap supports the
+	// match: an error signature, a flag, a version range or a model.
+	Structured bool `json:"structured"`
+	// Evidence holds the named components of Score for calibration.
+	Evidence map[string]float64 `json:"evidence,omitempty"`
+}
+
+// Weights of the evidence Rank combines. They were set on the vllm-dev
+// cases (see the README's calibration table) and are deliberately round.
+const (
+	wText         = 1.2 // BM25 relative to the best candidate
+	wSignature    = 3.0 // × similarity of masked error signatures
+	wClass        = 1.0 // same specific exception class
+	wSymptomText  = 1.0 // a described symptom whose words all appear
+	wFlag         = 0.8 // each flag of the entry used in the command
+	wFlagMention  = 0.4 // a flag named in the prose only
+	wPlatformHit  = 0.2
+	wPlatformMiss = -0.8
+	wPlatformNear = -0.2
+	wTogether     = 0.5 // the error and the command both point here
+	wVersionIn    = 0.8
+	wVersionOut   = -1.0
+	wFixedBefore  = -1.2 // the poster runs a release with the fix
+	wModel        = 1.0
+	maxFlagHits   = 3
+)
+
+// genericClasses are exception classes too common to be evidence alone.
+var genericClasses = map[string]bool{
+	"ValueError": true, "RuntimeError": true, "Exception": true, "TypeError": true,
+	"AssertionError": true, "KeyError": true, "AttributeError": true, "ImportError": true,
+	"OSError": true, "NotImplementedError": true, "IndexError": true,
+}
+
+// Rank scores candidates against the facts of a post and returns them best
+// first. postText is the post's title and body, used to check described
+// symptoms and flags named outside a command line.
+func Rank(f *Facts, postText string, cands []Candidate) []Match {
+	maxText := 0.0
+	for _, c := range cands {
+		maxText = math.Max(maxText, c.TextScore)
+	}
+	pt := newPostTokens(postText)
+	var vllmVer *Version
+	if s := f.Versions["vllm"]; s != "" {
+		if v, err := ParseVersion(s); err == nil {
+			vllmVer = &v
+		}
+	}
+	sigs := postSignatures(f)
+	out := make([]Match, 0, len(cands))
+	for _, c := range cands {
+		m := scoreEntry(f, pt, sigs, vllmVer, c, maxText)
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+type postSig struct {
+	class  string
+	tokens map[string]bool
+	sig    string
+}
+
+func postSignatures(f *Facts) []postSig {
+	var out []postSig
+	for i, e := range f.Errors {
+		if i == 4 {
+			break
+		}
+		out = append(out, postSig{class: e.Type, tokens: tokenSet(e.Signature), sig: e.Signature})
+	}
+	return out
+}
+
+func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) Match {
+	e := c.Entry
+	m := Match{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
+	pos, neg := 0.0, 0.0
+	add := func(key string, w float64, reason string) {
+		m.Evidence[key] += w
+		if w >= 0 {
+			pos += w
+		} else {
+			neg += w
+		}
+		if reason != "" {
+			m.Reasons = append(m.Reasons, reason)
+		}
+	}
+
+	// Text relevance.
+	if maxText > 0 && c.TextScore > 0 {
+		rel := c.TextScore / maxText
+		reason := ""
+		if rel >= 0.6 {
+			reason = "words of the post match this entry"
+		}
+		add("text", wText*rel, reason)
+	}
+
+	// Error signatures and classes.
+	bestSim, bestSym, classHit := 0.0, "", ""
+	for _, sym := range e.Symptoms {
+		symClass, symMsg := splitSymptom(sym)
+
+		symTokens := tokenSet(Signature(symClass, symMsg))
+		for _, ps := range sigs {
+			sameClass := symClass != "" && sameException(symClass, ps.class)
+			if sameClass && !genericClasses[lastDotted(ps.class)] && classHit == "" {
+				classHit = ps.class
+			}
+			sim := containment(symTokens, ps.tokens)
+			if !sameClass {
+				sim *= 0.5
+			}
+			if sim > bestSim {
+				bestSim, bestSym = sim, sym
+			}
+		}
+
+	}
+	if bestSim >= 0.45 {
+		add("signature", wSignature*bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(bestSym, 90), bestSim*100))
+	}
+	if classHit != "" && bestSim < 0.45 {
+		add("class", wClass, "same exception "+classHit)
+	}
+
+	// Flags and environment variables. A flag says less when the post
+	// fails with an error this entry does not describe: then the flag is
+	// merely present, not the cause.
+	errorMatched := m.Evidence["signature"] > 0 || m.Evidence["class"] > 0 || m.Evidence["symptom"] > 0
+	flagScale := 1.0
+	if len(e.Flags) > 6 {
+		flagScale = 0.6 // a broad page lists many flags; each says less
+	}
+	if len(sigs) > 0 && len(e.Symptoms) > 0 && !errorMatched {
+		flagScale *= 0.4
+	}
+	hits := 0
+	for _, fl := range e.Flags {
+		if hits == maxFlagHits {
+			break
+		}
+		if w, why := flagEvidence(f, pt, fl); w > 0 {
+			add("flags", w*flagScale, why)
+			hits++
+		}
+	}
+	if errorMatched && hits > 0 {
+		add("together", wTogether, "")
+	}
+
+	// Platform. ROCm builds of PyTorch run through torch.cuda, so an entry
+	// reported on CUDA often applies on ROCm too; the reverse is rarer.
+	if f.Platform != "" && len(e.Platforms) > 0 {
+		switch {
+		case contains(e.Platforms, f.Platform):
+			add("platform", wPlatformHit, "")
+		case f.Platform == "rocm" && contains(e.Platforms, "cuda"):
+			add("platform", wPlatformNear, "")
+		default:
+			add("platform", wPlatformMiss, fmt.Sprintf("entry is about %s; the post is on %s", strings.Join(e.Platforms, "/"), f.Platform))
+		}
+	}
+
+	// Versions of the main package.
+	if ver != nil {
+		if e.Affected != "" {
+			if r, err := ParseRange(e.Affected); err == nil && !r.Empty() {
+				if r.Contains(*ver) {
+					add("version", wVersionIn, fmt.Sprintf("vLLM %s is in the affected range %s", ver, e.Affected))
+				} else {
+					add("version", wVersionOut, fmt.Sprintf("vLLM %s is outside the affected range %s", ver, e.Affected))
+				}
+			}
+		}
+		if e.Fixed != "" {
+			if fx, err := ParseVersion(e.Fixed); err == nil {
+				if ver.Compare(fx) >= 0 {
+					add("fixed", wFixedBefore, fmt.Sprintf("fixed in %s and the post runs %s", e.Fixed, ver))
+				} else {
+					m.Reasons = append(m.Reasons, fmt.Sprintf("fixed in %s; the post runs %s", e.Fixed, ver))
+				}
+			}
+		}
+	}
+
+	// Model family.
+	for _, fam := range e.Models {
+		if model := modelFamilyHit(fam, f.Models, pt); model != "" {
+			add("model", wModel, "same model family ("+fam+")")
+			break
+		}
+	}
+
+	m.Structured = m.Evidence["signature"] > 0 || m.Evidence["class"] > 0 || m.Evidence["flags"] > 0 ||
+		m.Evidence["symptom"] > 0 || m.Evidence["model"] > 0
+	prior := e.Prior
+	if prior <= 0 {
+		prior = 1
+	}
+	m.Score = math.Round((pos*prior+neg)*1000) / 1000
+	return m
+}
+
+// flagEvidence reports the weight of one entry flag ("--x", "--x value",
+// "NAME" or "NAME=value") and why.
+func flagEvidence(f *Facts, pt postTokens, fl string) (float64, string) {
+	name, want, hasValue := strings.Cut(fl, " ")
+	if !hasValue {
+		name, want, hasValue = strings.Cut(fl, "=")
+	}
+	if strings.HasPrefix(name, "--") {
+		if v, ok := f.Flag(name); ok {
+			if hasValue && !strings.EqualFold(v, want) {
+				return 0, ""
+			}
+			if v != "" {
+				return wFlag, fmt.Sprintf("the command sets %s %s", name, truncate(v, 40))
+			}
+			return wFlag, "the command sets " + name
+		}
+		if pt.hasFlag(name) && (!hasValue || pt.hasWord(strings.ToLower(want))) {
+			return wFlagMention, "the post mentions " + name
+		}
+		return 0, ""
+	}
+	if !isEnvName(name) {
+		return 0, ""
+	}
+	if v, ok := f.Env[name]; ok && (!hasValue || v == want) {
+		return wFlag, "the post sets " + name
+	}
+	if pt.hasRaw(name) {
+		return wFlagMention, "the post mentions " + name
+	}
+	return 0, ""
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,}$`)
+
+func isEnvName(s string) bool { return envNameRE.MatchString(s) }
+
+// splitSymptom splits "pkg.Class: message" into class and message; a
+// described symptom returns an empty class.
+func splitSymptom(sym string) (class, msg string) {
+	sym = strings.TrimSpace(sym)
+	if m := pyExcRE.FindStringSubmatch(sym); m != nil {
+		return m[1], m[2]
+	}
+	if m := classLeadRE.FindStringSubmatch(sym); m != nil {
+		return m[1], m[2]
+	}
+	return "", sym
+}
+
+// classLeadRE matches a symptom that starts with an exception class and
+// goes on in words: "torch.OutOfMemoryError during _initialize_kv_caches".
+var classLeadRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\s+(.*)$`)
+
+func sameException(a, b string) bool {
+	return a == b || lastDotted(a) == lastDotted(b)
+}
+
+func lastDotted(s string) string {
+	if i := strings.LastIndex(s, "."); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*|<N>|<PATH>|<HEX>`)
+
+var stopwords = map[string]bool{
+	"the": true, "a": true, "an": true, "of": true, "to": true, "is": true, "in": true, "and": true,
+	"or": true, "for": true, "on": true, "with": true, "be": true, "it": true, "this": true, "that": true,
+	"was": true, "are": true, "not": true, "at": true, "by": true, "as": true, "if": true, "but": true,
+	"from": true, "when": true, "can": true, "you": true, "i": true, "my": true, "n": true,
+}
+
+func tokenSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range wordRE.FindAllString(s, 200) {
+		w = strings.ToLower(w)
+		if stopwords[w] || w == "<n>" || w == "<path>" || w == "<hex>" {
+			continue
+		}
+		out[w] = true
+	}
+	return out
+}
+
+// containment is the share of the symptom's tokens found in the post's
+// signature, damped when the symptom is much shorter than the signature
+// would need to be to say the same thing.
+func containment(sym, post map[string]bool) float64 {
+	if len(sym) == 0 || len(post) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range sym {
+		if post[w] {
+			n++
+		}
+	}
+	c := float64(n) / float64(len(sym))
+	if len(sym) < 3 {
+		c *= 0.7
+	}
+	return c
+}
+
+// postTokens indexes the words and flags of a post for symptom checks.
+type postTokens struct {
+	words map[string]bool
+	flags map[string]bool
+	raw   string
+}
+
+func newPostTokens(text string) postTokens {
+	if len(text) > MaxPostBytes {
+		text = text[:MaxPostBytes]
+	}
+	pt := postTokens{words: tokenSet(text), flags: map[string]bool{}, raw: text}
+	for _, fl := range flagMentionRE.FindAllString(text, 256) {
+		pt.flags[normFlag(fl)] = true
+	}
+	return pt
+}
+
+func (pt postTokens) hasFlag(f string) bool { return pt.flags[f] }
+func (pt postTokens) hasWord(w string) bool { return pt.words[w] }
+func (pt postTokens) hasRaw(s string) bool  { return strings.Contains(pt.raw, s) }
+
+// coverage is the share of a described symptom's words found in the post.
+func (pt postTokens) coverage(sym string) (float64, int) {
+	toks := tokenSet(sym)
+	if len(toks) == 0 {
+		return 0, 0
+	}
+	n := 0
+	for w := range toks {
+		if pt.words[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(toks)), len(toks)
+}
+
+// modelFamilyHit reports which of the post's models (or its text) belongs to
+// the family fam ("deepseek-v2", "qwen3", "gguf").
+func modelFamilyHit(fam string, models []string, pt postTokens) string {
+	key := squash(fam)
+	if len(key) < 3 {
+		return ""
+	}
+	for _, m := range models {
+		_, name, ok := strings.Cut(m, "/")
+		if !ok {
+			name = m
+		}
+		if strings.Contains(squash(name), key) {
+			return m
+		}
+	}
+	if strings.Contains(squash(pt.raw), key) && len(key) >= 5 {
+		return fam
+	}
+	return ""
+}
+
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

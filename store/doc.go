@@ -1,0 +1,15 @@
+// Package store is Herald's one SQLite file: schema migrations, the
+// knowledge base with its FTS5 index, and (as the bot grows) cursors and
+// the action log.
+//
+// Invariants:
+//   - Every write happens in a transaction that also updates any index or
+//     bookkeeping row it affects, so a crash leaves either all of a change
+//     or none of it; kb_fts always mirrors kb_entries.
+//   - Migrations run in order, each in its own transaction with its record
+//     in schema_migrations, so one is never half applied.
+//   - The store knows nothing of Discourse or of ranking rules; it stores
+//     knowledge.Entry values and returns full-text candidates.
+//
+// It needs mattn/go-sqlite3 built with the sqlite_fts5 tag (make does this).
+package store

@@ -1,0 +1,299 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// ImportStats counts what an import did.
+type ImportStats struct {
+	Inserted  int `json:"inserted"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	// Kept counts imported entries not applied because a curated entry
+	// with the same id exists (curated knowledge wins over bulk imports).
+	Kept int `json:"kept_curated"`
+}
+
+func (s ImportStats) String() string {
+	return fmt.Sprintf("%d inserted, %d updated, %d unchanged, %d kept curated", s.Inserted, s.Updated, s.Unchanged, s.Kept)
+}
+
+// importBatch is how many entries one write transaction holds: big enough
+// to amortise commits, small enough not to hold the write lock for long.
+const importBatch = 500
+
+// UpsertEntries writes entries, replacing those with the same id. It is
+// idempotent: re-importing the same entries changes nothing. progress, if
+// not nil, is called after each batch with the number done so far.
+func (d *DB) UpsertEntries(ctx context.Context, entries []knowledge.Entry, progress func(done, total int)) (ImportStats, error) {
+	var st ImportStats
+	for start := 0; start < len(entries); start += importBatch {
+		end := min(start+importBatch, len(entries))
+		if err := d.upsertBatch(ctx, entries[start:end], &st); err != nil {
+			return st, err
+		}
+		if progress != nil {
+			progress(end, len(entries))
+		}
+	}
+	return st, nil
+}
+
+func (d *DB) upsertBatch(ctx context.Context, entries []knowledge.Entry, st *ImportStats) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin import: %w", err)
+	}
+	defer tx.Rollback()
+	now := d.Now().UTC()
+	for i := range entries {
+		if err := upsertEntry(ctx, tx, &entries[i], now, st); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit import: %w", err)
+	}
+	return nil
+}
+
+func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.Time, st *ImportStats) error {
+	if e.ID == "" {
+		return errors.New("store: entry without id")
+	}
+	if e.UpdatedAt.IsZero() {
+		e.UpdatedAt = now
+	}
+	hashed := *e
+	hashed.UpdatedAt = time.Time{}
+	hashJSON, err := json.Marshal(hashed)
+	if err != nil {
+		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
+	}
+	sum := sha256.Sum256(hashJSON)
+	hash := hex.EncodeToString(sum[:16])
+	data, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
+	}
+
+	var rowid int64
+	var oldHash string
+	var oldCurated bool
+	err = tx.QueryRowContext(ctx, "SELECT rowid, hash, curated FROM kb_entries WHERE id = ?", e.ID).Scan(&rowid, &oldHash, &oldCurated)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		res, err := tx.ExecContext(ctx, `INSERT INTO kb_entries(id, kind, url, title, state, source, curated, prior, data, hash, updated_at)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.ID, e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339))
+		if err != nil {
+			return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
+		}
+		if rowid, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
+		}
+		st.Inserted++
+	case err != nil:
+		return fmt.Errorf("store: look up entry %s: %w", e.ID, err)
+	case oldCurated && !e.Curated():
+		st.Kept++
+		return nil
+	case oldHash == hash:
+		st.Unchanged++
+		return nil
+	default:
+		if _, err := tx.ExecContext(ctx, `UPDATE kb_entries SET kind=?, url=?, title=?, state=?, source=?, curated=?, prior=?, data=?, hash=?, updated_at=? WHERE rowid=?`,
+			e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
+			return fmt.Errorf("store: update entry %s: %w", e.ID, err)
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
+			return fmt.Errorf("store: reindex entry %s: %w", e.ID, err)
+		}
+		st.Updated++
+	}
+	title, symptoms, flags, models, body := e.SearchText()
+	if _, err := tx.ExecContext(ctx, "INSERT INTO kb_fts(rowid, title, symptoms, flags, models, body) VALUES(?, ?, ?, ?, ?, ?)",
+		rowid, title, symptoms, flags, models, body); err != nil {
+		return fmt.Errorf("store: index entry %s: %w", e.ID, err)
+	}
+	return nil
+}
+
+// SaveSchema records the program schemas of a pack.
+func (d *DB) SaveSchema(ctx context.Context, pack string, programs []knowledge.Program) error {
+	data, err := json.Marshal(programs)
+	if err != nil {
+		return fmt.Errorf("store: encode schema %s: %w", pack, err)
+	}
+	_, err = d.db.ExecContext(ctx, `INSERT INTO kb_schemas(pack, data, updated_at) VALUES(?, ?, ?)
+		ON CONFLICT(pack) DO UPDATE SET data=excluded.data, updated_at=excluded.updated_at`,
+		pack, string(data), d.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("store: save schema %s: %w", pack, err)
+	}
+	return nil
+}
+
+// Schema merges the program schemas of every imported pack.
+func (d *DB) Schema(ctx context.Context) (*knowledge.Schema, error) {
+	rows, err := d.db.QueryContext(ctx, "SELECT pack, data FROM kb_schemas ORDER BY pack")
+	if err != nil {
+		return nil, fmt.Errorf("store: read schemas: %w", err)
+	}
+	defer rows.Close()
+	var packs []*knowledge.Pack
+	for rows.Next() {
+		var name, data string
+		if err := rows.Scan(&name, &data); err != nil {
+			return nil, fmt.Errorf("store: read schemas: %w", err)
+		}
+		p := &knowledge.Pack{Name: name}
+		if err := json.Unmarshal([]byte(data), &p.Programs); err != nil {
+			return nil, fmt.Errorf("store: decode schema %s: %w", name, err)
+		}
+		packs = append(packs, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: read schemas: %w", err)
+	}
+	return knowledge.MergeSchemas(packs...), nil
+}
+
+// Entry returns one entry by id, or ErrNotFound.
+func (d *DB) Entry(ctx context.Context, id string) (*knowledge.Entry, error) {
+	var data string
+	err := d.db.QueryRowContext(ctx, "SELECT data FROM kb_entries WHERE id = ?", id).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: entry %q", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: read entry %s: %w", id, err)
+	}
+	return decodeEntry(data)
+}
+
+func decodeEntry(data string) (*knowledge.Entry, error) {
+	var e knowledge.Entry
+	if err := json.Unmarshal([]byte(data), &e); err != nil {
+		return nil, fmt.Errorf("store: decode entry: %w", err)
+	}
+	return &e, nil
+}
+
+// EntryFilter selects entries for ListEntries.
+type EntryFilter struct {
+	Kind   string
+	Source string // exact, or a prefix ending in ':' such as "pack:"
+	Offset int
+	Limit  int // 0 means 50
+}
+
+// ListEntries returns entries ordered by id.
+func (d *DB) ListEntries(ctx context.Context, f EntryFilter) ([]knowledge.Entry, error) {
+	var where []string
+	var args []any
+	if f.Kind != "" {
+		where = append(where, "kind = ?")
+		args = append(args, f.Kind)
+	}
+	if f.Source != "" {
+		if strings.HasSuffix(f.Source, ":") {
+			where = append(where, "source LIKE ? ESCAPE '\\'")
+			args = append(args, strings.NewReplacer("%", `\%`, "_", `\_`).Replace(f.Source)+"%")
+		} else {
+			where = append(where, "source = ?")
+			args = append(args, f.Source)
+		}
+	}
+	q := "SELECT data FROM kb_entries"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	q += " ORDER BY id LIMIT ? OFFSET ?"
+	args = append(args, limit, f.Offset)
+	rows, err := d.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list entries: %w", err)
+	}
+	defer rows.Close()
+	var out []knowledge.Entry
+	for rows.Next() {
+		var data string
+		if err := rows.Scan(&data); err != nil {
+			return nil, fmt.Errorf("store: list entries: %w", err)
+		}
+		e, err := decodeEntry(data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list entries: %w", err)
+	}
+	return out, nil
+}
+
+// KBStats summarises the knowledge base.
+type KBStats struct {
+	Total    int            `json:"total"`
+	ByKind   map[string]int `json:"by_kind"`
+	BySource map[string]int `json:"by_source"`
+	Packs    []string       `json:"packs"`
+}
+
+// Stats counts entries by kind and source.
+func (d *DB) Stats(ctx context.Context) (KBStats, error) {
+	st := KBStats{ByKind: map[string]int{}, BySource: map[string]int{}}
+	for _, q := range []struct {
+		col string
+		m   map[string]int
+	}{{"kind", st.ByKind}, {"source", st.BySource}} {
+		rows, err := d.db.QueryContext(ctx, "SELECT "+q.col+", count(*) FROM kb_entries GROUP BY "+q.col)
+		if err != nil {
+			return st, fmt.Errorf("store: stats: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			var n int
+			if err := rows.Scan(&k, &n); err != nil {
+				rows.Close()
+				return st, fmt.Errorf("store: stats: %w", err)
+			}
+			q.m[k] = n
+			if q.col == "kind" {
+				st.Total += n
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return st, fmt.Errorf("store: stats: %w", err)
+		}
+	}
+	rows, err := d.db.QueryContext(ctx, "SELECT pack FROM kb_schemas ORDER BY pack")
+	if err != nil {
+		return st, fmt.Errorf("store: stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return st, fmt.Errorf("store: stats: %w", err)
+		}
+		st.Packs = append(st.Packs, p)
+	}
+	return st, rows.Err()
+}
