@@ -30,6 +30,19 @@ type Program struct {
 // The zero value knows no programs and still parses commands generically.
 type Schema struct {
 	Programs []Program `json:"programs"`
+	Topics   []Topic   `json:"topics,omitempty"`
+}
+
+// Topic is a pack's rule for tagging a post: the post is about Tag when
+// it sets one of Flags, fails with an error containing one of Errors, runs
+// on one of Platforms, or says one of Words. Entries carrying the same tag
+// gain evidence, and sweeps use the tags to label topics.
+type Topic struct {
+	Tag       string   `yaml:"tag" json:"tag"`
+	Flags     []string `yaml:"flags" json:"flags,omitempty"`
+	Errors    []string `yaml:"errors" json:"errors,omitempty"`
+	Platforms []string `yaml:"platforms" json:"platforms,omitempty"`
+	Words     []string `yaml:"words" json:"words,omitempty"`
 }
 
 func (s *Schema) program(name string) *Program {
@@ -228,6 +241,9 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	for i, words := range calls {
 		if len(words) == 0 || isVersionQuery(words) {
 			continue
+		}
+		if p := path.Base(words[0]); s.program(p) == nil && !genericPrograms[p] {
+			continue // "| tee log.txt" and the like
 		}
 		out = append(out, buildCommand(words, envs[i], s)...)
 	}

@@ -50,7 +50,7 @@ func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 		out := strings.Join(sections, "\n\n") + "\n\n" + sources + "\n\n---\n" + footer + "\n"
 		if len(out) <= opts.MaxChars || len(sections) <= 1 {
 			if len(out) > opts.MaxChars {
-				out = truncate(out, opts.MaxChars)
+				out = truncate(out, opts.MaxChars-len("…"))
 			}
 			return out
 		}

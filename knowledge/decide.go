@@ -58,7 +58,7 @@ func Confidence(m Match) float64 {
 
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
-	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t work|does not|can'?t|cannot|unable|how (do|can|to)|why|help|issue|problem|wrong|slow|killed|timeout|segfault)\b|\?`)
+	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|can|to)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|no effect|not honou?red|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
 )
 
 // IsSupportQuestion reports whether a post asks for help, as opposed to an
@@ -67,7 +67,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if nonSupportTitleRE.MatchString(title) {
 		return false
 	}
-	if len(f.Errors) > 0 {
+	if len(f.Errors) > 0 || len(f.Commands) > 0 {
 		return true
 	}
 	head := body

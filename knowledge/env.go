@@ -51,6 +51,9 @@ func extractVersions(doc *document, cmds []Command) map[string]string {
 	}
 	lines := doc.lines()
 	for i, l := range lines {
+		if isErrorLine(l) {
+			continue // "As of transformers v4.44, ..." states no installed version
+		}
 		if m := versionCmdRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
 			if n := bareVersionRE.FindStringSubmatch(lines[i+1]); n != nil {
 				set(m[1], n[1])
@@ -123,7 +126,7 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6},
 	{regexp.MustCompile(`(?i)\b(?:AMD|Radeon|Instinct|MI\d{3}X?|RX ?\d{4}(?: ?XTX?)?|gfx\d{3,4}\w*|HIP error|hipError|ROCm)\b`), "rocm", 5},
 	{regexp.MustCompile(`(?i)\b(?:NVIDIA|GeForce|RTX ?\d{4}|GTX ?\d{3,4}|Tesla|[AHBL]\d{2,3}[GS]?\b|A10G|T4|V100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4},
-	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my )?cpu|no gpu|without (?:a )?gpu|CPU backend)\b`), "cpu", 4},
+	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu)\b`), "cpu", 6},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1},
 }
 
@@ -144,7 +147,7 @@ func extractPlatform(doc *document, versions map[string]string) string {
 	if _, ok := versions["rocm"]; ok {
 		score["rocm"] += 6
 	}
-	text := doc.title + "\n" + strings.Join(doc.lines(), "\n")
+	text := doc.scanText()
 	for _, s := range platformSignals {
 		n := len(s.re.FindAllStringIndex(text, 8))
 		if n > 0 {
@@ -171,7 +174,13 @@ var (
 func extractGPUs(doc *document, errs []ErrorInfo) []GPU {
 	var out []GPU
 	seen := map[string]bool{}
-	text := doc.title + "\n" + strings.Join(doc.lines(), "\n")
+	var kept []string
+	for _, l := range strings.Split(doc.scanText(), "\n") {
+		if !isErrorLine(l) {
+			kept = append(kept, l) // "only supports AMD MI200 GPUs" names no GPU of the poster's
+		}
+	}
+	text := strings.Join(kept, "\n")
 	for _, m := range gpuMemFirstRE.FindAllStringSubmatch(text, 4) {
 		mem, _ := strconv.ParseFloat(m[1], 64)
 		name := strings.TrimSpace(m[2])
@@ -249,7 +258,7 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			add(c.Args[0])
 		}
 	}
-	text := doc.title + "\n" + strings.Join(doc.lines(), "\n")
+	text := doc.scanText()
 	for _, m := range modelRE.FindAllStringSubmatchIndex(text, 64) {
 		org, name := text[m[2]:m[3]], text[m[4]:m[5]]
 		end := m[5]
@@ -345,4 +354,11 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// isErrorLine reports whether a line is an exception line, whose versions
+// and hardware names describe requirements rather than the poster's setup.
+func isErrorLine(l string) bool {
+	t := strings.TrimSpace(logPrefixRE.ReplaceAllString(l, ""))
+	return pyExcRE.MatchString(t)
 }

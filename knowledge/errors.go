@@ -24,6 +24,7 @@ var (
 	cudaErrRE     = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
 	hipErrRE      = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
 	ncclErrRE     = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	watchdogRE    = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
 	notFoundRE    = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
 	fatalPyRE     = regexp.MustCompile(`^Fatal Python error: (.+)$`)
 	signalRE      = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
@@ -47,6 +48,10 @@ var genericWrappers = []string{
 // is a generic wrapper, in which case its root cause is promoted.
 func extractErrors(doc *document) []ErrorInfo {
 	lines := doc.lines()
+	if doc.title != "" {
+		// Titles are often the error itself: "ValueError: LoRA rank 32 ...".
+		lines = append(lines, doc.title)
+	}
 	var out []ErrorInfo
 	seen := map[string]int{}
 	var frames []string
@@ -141,6 +146,10 @@ func extractErrors(doc *document) []ErrorInfo {
 			add(ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])})
 			continue
 		}
+		if m := watchdogRE.FindStringSubmatch(t); m != nil {
+			add(ErrorInfo{Type: "nccl-timeout", Message: m[1]})
+			continue
+		}
 		if m := ncclErrRE.FindStringSubmatch(t); m != nil {
 			add(ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])})
 			continue
@@ -160,7 +169,16 @@ func extractErrors(doc *document) []ErrorInfo {
 // prioritise orders errors by how much they say: specific exceptions from
 // tracebacks first, generic wrappers last, then the order of appearance.
 func prioritise(errs []ErrorInfo) []ErrorInfo {
+	wrapped := map[string]bool{}
+	for _, e := range errs {
+		for _, c := range e.Causes {
+			wrapped[c] = true
+		}
+	}
 	rank := func(e ErrorInfo) int {
+		if wrapped[e.Type] && len(e.Causes) == 0 {
+			return 2 // the start of a chain whose end is reported
+		}
 		msg := strings.ToLower(e.Message)
 		for _, w := range genericWrappers {
 			if strings.Contains(msg, w) {
@@ -168,7 +186,7 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 			}
 		}
 		switch e.Type {
-		case "cuda-error", "hip-error", "nccl-error", "signal", "fatal-python-error":
+		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error":
 			return 1
 		case "command-not-found":
 			return 1
@@ -216,7 +234,7 @@ var (
 	maskHexRE    = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{12,}\b`)
 	maskPathRE   = regexp.MustCompile(`(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?`)
 	maskNumRE    = regexp.MustCompile(`\d+(?:\.\d+)?`)
-	maskQuoteRE  = regexp.MustCompile(`'[^']{40,}'|"[^"]{40,}"`)
+	maskListRE   = regexp.MustCompile(`\[[^\[\]]{60,}\]`)
 	maskSpaceRE  = regexp.MustCompile(`\s+`)
 	maskRepeatRE = regexp.MustCompile(`(<N>[.,]?)+`)
 )
@@ -227,7 +245,7 @@ var (
 func Signature(typ, msg string) string {
 	m := maskHexRE.ReplaceAllString(msg, "<HEX>")
 	m = maskPathRE.ReplaceAllString(m, "<PATH>")
-	m = maskQuoteRE.ReplaceAllString(m, "<STR>")
+	m = maskListRE.ReplaceAllString(m, "[<LIST>]")
 	m = maskNumRE.ReplaceAllString(m, "<N>")
 	m = maskRepeatRE.ReplaceAllString(m, "<N>")
 	m = maskSpaceRE.ReplaceAllString(strings.TrimSpace(m), " ")

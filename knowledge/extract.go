@@ -1,6 +1,9 @@
 package knowledge
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Extract reads the facts out of a post. It always returns the facts it
 // found; the error is non-nil (wrapping ErrTruncated) only when the post was
@@ -22,6 +25,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	}
 	f.Env = extractEnv(doc, f.Commands)
 	f.Intent = extractIntent(doc)
+	f.Topics = topicsOf(doc, &f, s)
 	if f.Commands == nil {
 		f.Commands = []Command{}
 	}
@@ -39,4 +43,72 @@ func Extract(p Post, s *Schema) (Facts, error) {
 		return f, fmt.Errorf("%w: read the first and last parts of %d bytes", ErrTruncated, len(p.Body))
 	}
 	return f, nil
+}
+
+// topicsOf applies the schema's topic rules to a post.
+func topicsOf(doc *document, f *Facts, s *Schema) []string {
+	if s == nil || len(s.Topics) == 0 {
+		return nil
+	}
+	text := strings.ToLower(doc.title + "\n" + strings.Join(doc.prose, "\n") + "\n" + strings.Join(doc.inline, "\n"))
+	var errText strings.Builder
+	for _, e := range f.Errors {
+		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))
+	}
+	var out []string
+	for _, t := range s.Topics {
+		if contains(out, t.Tag) {
+			continue
+		}
+		if topicHit(t, f, text, errText.String()) {
+			out = append(out, t.Tag)
+		}
+	}
+	return out
+}
+
+func topicHit(t Topic, f *Facts, text, errText string) bool {
+	for _, fl := range t.Flags {
+		if _, ok := f.Flag(fl); ok {
+			return true
+		}
+		if _, ok := f.Env[fl]; ok {
+			return true
+		}
+	}
+	for _, e := range t.Errors {
+		if errText != "" && strings.Contains(errText, strings.ToLower(e)) {
+			return true
+		}
+	}
+	if contains(t.Platforms, f.Platform) {
+		return true
+	}
+	for _, w := range t.Words {
+		if containsWord(text, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in text at word boundaries.
+func containsWord(text, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		okStart := start == 0 || !isWordByte(text[start-1])
+		okEnd := end == len(text) || !isWordByte(text[end])
+		if okStart && okEnd {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
 }

@@ -22,6 +22,8 @@ type Facts struct {
 	// Env holds environment variables the post sets (on a command line or
 	// in an export), e.g. NCCL_P2P_DISABLE=1.
 	Env map[string]string `json:"env,omitempty"`
+	// Topics are the pack topic tags the post is about (oom, rocm, ...).
+	Topics []string `json:"topics,omitempty"`
 	// Intent is the poster's stated goal in one line, if one was found.
 	Intent string `json:"intent,omitempty"`
 	// Truncated reports that the post exceeded MaxPostBytes.
@@ -119,6 +121,11 @@ func (f *Facts) Merge(o Facts) {
 	for _, m := range o.Models {
 		if !slices.Contains(f.Models, m) {
 			f.Models = append(f.Models, m)
+		}
+	}
+	for _, t := range o.Topics {
+		if !slices.Contains(f.Topics, t) {
+			f.Topics = append(f.Topics, t)
 		}
 	}
 	if f.OS == "" {

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ type Pack struct {
 	Name        string    `yaml:"name"`
 	Description string    `yaml:"description"`
 	Programs    []Program `yaml:"programs"`
+	Topics      []Topic   `yaml:"topics"`
 	Entries     []Entry   `yaml:"entries"`
 }
 
@@ -156,11 +158,16 @@ func checkURL(s string) error {
 	return nil
 }
 
+// Schema returns the pack's program schemas and topic rules.
+func (p *Pack) Schema() *Schema { return &Schema{Programs: p.Programs, Topics: p.Topics} }
+
 // MergeSchemas combines the program schemas of several packs; a later
-// pack's program of the same name replaces an earlier one.
+// pack's program of the same name replaces an earlier one. Topic rules of
+// the same tag are unioned.
 func MergeSchemas(packs ...*Pack) *Schema {
 	s := &Schema{}
 	for _, p := range packs {
+		s.Topics = append(s.Topics, p.Topics...)
 		for _, prog := range p.Programs {
 			replaced := false
 			for i := range s.Programs {
@@ -176,3 +183,5 @@ func MergeSchemas(packs ...*Pack) *Schema {
 	}
 	return s
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

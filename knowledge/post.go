@@ -53,6 +53,26 @@ type document struct {
 	code   []string
 	inline []string
 	prose  []string
+	scan   string // memoised scanText
+}
+
+// scanLimit bounds the text searched by whole-text scanners (platform,
+// GPUs, models): hardware and model names sit in the command, the prose
+// and the environment dump, not in the middle of a long log.
+const scanLimit = 64 << 10
+
+// scanText returns the title and lines joined, cut to its first 48 KiB and
+// last 16 KiB when longer than scanLimit.
+func (d *document) scanText() string {
+	if d.scan != "" {
+		return d.scan
+	}
+	t := d.title + "\n" + strings.Join(d.lines(), "\n")
+	if len(t) > scanLimit {
+		t = t[:scanLimit*3/4] + "\n" + t[len(t)-scanLimit/4:]
+	}
+	d.scan = t
+	return t
 }
 
 // lines returns every line of the document, code first then prose, for

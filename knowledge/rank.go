@@ -48,6 +48,8 @@ const (
 	wFixedBefore  = -1.2 // the poster runs a release with the fix
 	wModel        = 1.0
 	maxFlagHits   = 3
+	wTopic        = 0.5 // each pack topic tag the entry shares with the post
+	wTopicMax     = 1.0
 )
 
 // genericClasses are exception classes too common to be evidence alone.
@@ -99,7 +101,7 @@ func postSignatures(f *Facts) []postSig {
 		if i == 4 {
 			break
 		}
-		out = append(out, postSig{class: e.Type, tokens: tokenSet(e.Signature), sig: e.Signature})
+		out = append(out, postSig{class: e.Type, tokens: tokenSet(Signature("", e.Message)), sig: e.Signature})
 	}
 	return out
 }
@@ -135,14 +137,20 @@ func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candida
 	for _, sym := range e.Symptoms {
 		symClass, symMsg := splitSymptom(sym)
 
-		symTokens := tokenSet(Signature(symClass, symMsg))
+		symTokens := tokenSet(Signature("", symMsg))
 		for _, ps := range sigs {
 			sameClass := symClass != "" && sameException(symClass, ps.class)
 			if sameClass && !genericClasses[lastDotted(ps.class)] && classHit == "" {
 				classHit = ps.class
 			}
 			sim := containment(symTokens, ps.tokens)
-			if !sameClass {
+			switch {
+			case sameClass:
+			case sim >= 0.8:
+				// The server's message relayed by a client exception
+				// (openai.BadRequestError carrying a ValueError's text).
+				sim *= 0.8
+			default:
 				sim *= 0.5
 			}
 			if sim > bestSim {
@@ -152,7 +160,7 @@ func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candida
 
 	}
 	if bestSim >= 0.45 {
-		add("signature", wSignature*bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(bestSym, 90), bestSim*100))
+		add("signature", wSignature*bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(strings.ReplaceAll(bestSym, "<N>", "N"), 90), bestSim*100))
 	}
 	if classHit != "" && bestSim < 0.45 {
 		add("class", wClass, "same exception "+classHit)
@@ -216,6 +224,17 @@ func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candida
 				}
 			}
 		}
+	}
+
+	// Topic tags shared with the post.
+	var shared []string
+	for _, t := range e.Tags {
+		if contains(f.Topics, t) && !contains(shared, t) {
+			shared = append(shared, t)
+		}
+	}
+	if len(shared) > 0 {
+		add("topic", math.Min(wTopicMax, wTopic*float64(len(shared))), "same topic: "+strings.Join(shared, ", "))
 	}
 
 	// Model family.

@@ -21,6 +21,11 @@ type Version struct {
 func ParseVersion(s string) (Version, error) {
 	v := Version{raw: s}
 	s = strings.TrimPrefix(strings.TrimSpace(s), "v")
+	if i := strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '.' || r == '+' || r == '-' || r == '_')
+	}); i >= 0 {
+		return v, fmt.Errorf("knowledge: version %q has an invalid character", v.raw)
+	}
 	s, v.Local, _ = strings.Cut(s, "+")
 	if s == "" {
 		return v, fmt.Errorf("knowledge: empty version")

@@ -129,9 +129,9 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.T
 	return nil
 }
 
-// SaveSchema records the program schemas of a pack.
-func (d *DB) SaveSchema(ctx context.Context, pack string, programs []knowledge.Program) error {
-	data, err := json.Marshal(programs)
+// SaveSchema records the program schemas and topic rules of a pack.
+func (d *DB) SaveSchema(ctx context.Context, pack string, schema *knowledge.Schema) error {
+	data, err := json.Marshal(schema)
 	if err != nil {
 		return fmt.Errorf("store: encode schema %s: %w", pack, err)
 	}
@@ -157,11 +157,11 @@ func (d *DB) Schema(ctx context.Context) (*knowledge.Schema, error) {
 		if err := rows.Scan(&name, &data); err != nil {
 			return nil, fmt.Errorf("store: read schemas: %w", err)
 		}
-		p := &knowledge.Pack{Name: name}
-		if err := json.Unmarshal([]byte(data), &p.Programs); err != nil {
+		var s knowledge.Schema
+		if err := json.Unmarshal([]byte(data), &s); err != nil {
 			return nil, fmt.Errorf("store: decode schema %s: %w", name, err)
 		}
-		packs = append(packs, p)
+		packs = append(packs, &knowledge.Pack{Name: name, Programs: s.Programs, Topics: s.Topics})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read schemas: %w", err)

@@ -175,7 +175,7 @@ func importSource(ctx context.Context, db *store.DB, src string, opts importOpti
 }
 
 func importPack(ctx context.Context, db *store.DB, p *knowledge.Pack, progress func(done, total int)) (store.ImportStats, error) {
-	if err := db.SaveSchema(ctx, p.Name, p.Programs); err != nil {
+	if err := db.SaveSchema(ctx, p.Name, p.Schema()); err != nil {
 		return store.ImportStats{}, err
 	}
 	return db.UpsertEntries(ctx, p.Entries, progress)

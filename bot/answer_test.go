@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// newTestAnswerer opens a real database in a temporary directory holding
+// the embedded vLLM pack.
+func newTestAnswerer(tb testing.TB) *Answerer {
+	tb.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "kb.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	p, err := knowledge.BuiltinPack("vllm")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := db.SaveSchema(ctx, p.Name, p.Schema()); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.UpsertEntries(ctx, p.Entries, nil); err != nil {
+		tb.Fatal(err)
+	}
+	a, err := NewAnswerer(ctx, db, "herald")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
+
+// titles are the topic titles the test posts were written under.
+var titles = map[string]string{
+	"oom-rocm-offload.md":     "Running out of memory despite very low --gpu-memory-utilization",
+	"kv-cache-maxlen.md":      "max seq len larger than KV cache on A10G",
+	"nccl-hang.md":            "vllm serve with --tensor-parallel-size 2 hangs",
+	"docker-shm.md":           "Bus error in docker with tensor parallel",
+	"tool-choice.md":          "auto tool choice error with GLM-4",
+	"chat-template-gguf.md":   "GGUF model chat template error",
+	"awq-v100.md":             "AWQ not supported on V100",
+	"rtx5090.md":              "no kernel image on RTX 5090",
+	"arch-unsupported.md":     "LlamaForCausalLM not supported?",
+	"lora-rank.md":            "LoRA rank error",
+	"cpu-only.md":             "Failed to infer device type on a laptop",
+	"engine-core-wrapper.md":  "Engine core initialization failed",
+	"announcement.md":         "vLLM meetup in San Francisco",
+	"feature-request.md":      "[Feature]: pick max_model_len automatically",
+	"unrelated-question.md":   "Grafana dashboard for latency percentiles",
+	"cooked-oom.html":         "OOM during CUDA graph capture with Llama 70B",
+	"cooked-rocm-radeon.html": "Models fail to load on RX 6800",
+	"cooked-tool-parser.html": "Tool calls come back as text",
+	"structured-output.md":    "guided_json ignored",
+	"multi-image.md":          "At most 1 image error",
+	"go-panic.md":             "Go proxy panics",
+	"rust-panic.md":           "tokenizer server panic",
+	"command-not-found.md":    "vllm: command not found",
+	"cpp-hip.md":              "HIP invalid device function on 7900 XTX",
+	"chained-causes.md":       "qwen2_5_vl not recognised",
+	"continuation-env.md":     "Mixtral hangs after loading weights on 0.5.1",
+}
+
+// expected pins the decision for every post and, for replies, entries that
+// must be cited. Golden files pin the exact reply text.
+var expected = map[string]struct {
+	decision knowledge.Decision
+	cites    []string
+}{
+	"oom-rocm-offload.md": {knowledge.DecisionReply, []string{"vllm-project/vllm#51396", "https://docs.vllm.ai/en/stable/api/vllm/config/cache/"}},
+	"kv-cache-maxlen.md":  {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}},
+	// Below the reply threshold calibrated on the vllm-dev cases (the right
+	// entries rank first, but the evidence is thin): Herald stays silent.
+	"nccl-hang.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#5484"}},
+	"docker-shm.md":           {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/serving/deploying_with_docker.html"}},
+	"tool-choice.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9986"}},
+	"chat-template-gguf.md":   {knowledge.DecisionReply, []string{"vllm-project/vllm#7978"}},
+	"awq-v100.md":             {knowledge.DecisionReply, []string{"vllm-project/vllm#4202"}},
+	"rtx5090.md":              {knowledge.DecisionReply, []string{"vllm-project/vllm#16901"}},
+	"arch-unsupported.md":     {knowledge.DecisionReply, []string{"vllm-project/vllm#9515"}},
+	"lora-rank.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#2847"}},
+	"cpu-only.md":             {knowledge.DecisionReply, []string{"vllm-project/vllm#12847"}},
+	"engine-core-wrapper.md":  {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}},
+	"announcement.md":         {knowledge.DecisionIgnore, nil},
+	"feature-request.md":      {knowledge.DecisionIgnore, nil},
+	"unrelated-question.md":   {knowledge.DecisionAbstain, nil},
+	"cooked-oom.html":         {knowledge.DecisionReply, []string{"vllm-project/vllm#15598"}},
+	"cooked-rocm-radeon.html": {knowledge.DecisionReply, []string{"vllm-project/vllm#3040"}},
+	"cooked-tool-parser.html": {knowledge.DecisionAbstain, nil},
+	"structured-output.md":    {knowledge.DecisionAbstain, nil},
+	"multi-image.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9739"}},
+	"go-panic.md":             {knowledge.DecisionAbstain, nil},
+	"rust-panic.md":           {knowledge.DecisionAbstain, nil},
+	"command-not-found.md":    {knowledge.DecisionAbstain, nil},
+	"cpp-hip.md":              {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/getting_started/amd-installation.html"}},
+	"chained-causes.md":       {knowledge.DecisionReply, []string{"vllm-project/vllm#13579"}},
+	"continuation-env.md":     {knowledge.DecisionAbstain, nil},
+}
+
+func TestAnswerGolden(t *testing.T) {
+	a := newTestAnswerer(t)
+	files, err := filepath.Glob("../knowledge/testdata/posts/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test posts: %v", err)
+	}
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			title, ok := titles[name]
+			if !ok {
+				t.Fatalf("no title for %s", name)
+			}
+			ans, err := a.Answer(context.Background(), knowledge.Post{Title: title, Body: string(body)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := expected[name]
+			if ans.Decision != want.decision {
+				t.Errorf("decision = %s (confidence %.3f), want %s; top matches: %s", ans.Decision, ans.Confidence, want.decision, topIDs(ans))
+			}
+			for _, id := range want.cites {
+				if !slices.Contains(ans.Cited, id) {
+					t.Errorf("cited %v, want %s among them; top matches: %s", ans.Cited, id, topIDs(ans))
+				}
+			}
+			got := fmt.Sprintf("decision: %s\nconfidence: %.3f\ncited: %s\n\n%s", ans.Decision, ans.Confidence, strings.Join(ans.Cited, " "), ans.Reply)
+			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wantText, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -tags sqlite_fts5 ./bot -update to create it)", err)
+			}
+			if got != string(wantText) {
+				t.Errorf("reply differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, got, wantText)
+			}
+		})
+	}
+}
+
+func topIDs(a knowledge.Answer) string {
+	var s []string
+	for i, m := range a.Matches {
+		if i == 5 {
+			break
+		}
+		s = append(s, fmt.Sprintf("%s(%.2f)", m.ID, m.Score))
+	}
+	return strings.Join(s, " ")
+}
+
+// TestSeedPost is the acceptance check of issue 2: the DiffusionGemma post
+// yields its facts and a reply citing at least three of the four sources
+// staff expect.
+func TestSeedPost(t *testing.T) {
+	a := newTestAnswerer(t)
+	body, err := os.ReadFile("../examples/oom-rocm-offload.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, id := range []string{"https://docs.vllm.ai/en/stable/api/vllm/config/cache/", "vllm-project/vllm#9367", "vllm-project/vllm#32653", "vllm-project/vllm#51396"} {
+		if slices.Contains(ans.Cited, id) {
+			n++
+		}
+	}
+	if n < 3 {
+		t.Errorf("reply cites %v: %d of the four expected sources, want at least 3", ans.Cited, n)
+	}
+	for _, s := range []string{"1.6 GiB (0.1 × 15.98 GiB)", "15.09 GiB", "**Sources:**", "`@herald`", "0.29.0"} {
+		if !strings.Contains(ans.Reply, s) {
+			t.Errorf("reply lacks %q:\n%s", s, ans.Reply)
+		}
+	}
+	if ans.Facts.Versions["vllm"] != "0.24.0+rocm725" || ans.Facts.Platform != "rocm" {
+		t.Errorf("facts: versions %v platform %q", ans.Facts.Versions, ans.Facts.Platform)
+	}
+}

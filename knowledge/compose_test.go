@@ -1,0 +1,69 @@
+package knowledge
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestComposeNeutralisesHostileText(t *testing.T) {
+	f := Facts{
+		Commands: []Command{{Program: "vllm", Subcommand: "serve", Flags: map[string]string{}}},
+		Errors:   []ErrorInfo{{Type: "ValueError`<script>@admins", Message: "x"}},
+		Models:   []string{"@everyone/`evil`\n<img src=x>"},
+		Versions: map[string]string{"vllm": "0.1.0 @staff"},
+	}
+	m := Match{
+		Entry: Entry{ID: "o/r#1", Kind: KindIssue, URL: "https://github.com/o/r/issues/1",
+			Title: "ping @team ](javascript:alert(1)) <b>", Summary: "Ask @moderators <iframe>.",
+			Advice: []string{"Tell @admins"}},
+		ID: "o/r#1", Reasons: []string{"the command sets --x @here"},
+	}
+	bad := Match{Entry: Entry{ID: "o/r#2", URL: "javascript:alert(1)", Title: "bad link"}}
+	reply := Compose(&f, []Match{m, bad}, ComposeOptions{BotName: "herald"})
+	checkReplySafe(t, reply)
+	if !strings.Contains(reply, "**Sources:**\n- [") || !strings.Contains(reply, "`@herald`") {
+		t.Errorf("reply lacks Sources or the follow-up hint:\n%s", reply)
+	}
+}
+
+func TestComposeIsBounded(t *testing.T) {
+	long := strings.Repeat("word ", 2000)
+	var cited []Match
+	for i := 0; i < 4; i++ {
+		cited = append(cited, Match{Entry: Entry{ID: "e", Kind: KindDocs, URL: "https://x.org/", Title: "t",
+			Summary: long, Advice: []string{long, long}}})
+	}
+	reply := Compose(&Facts{}, cited, ComposeOptions{MaxChars: 3000})
+	if len(reply) > 3000 {
+		t.Errorf("reply is %d bytes, want at most 3000", len(reply))
+	}
+}
+
+func TestCodeSpanCannotBeEscaped(t *testing.T) {
+	for _, s := range []string{"a`b", "``x``", "`", "plain", "x\ny"} {
+		c := code(s)
+		fence := c[:strings.IndexFunc(c, func(r rune) bool { return r != '`' })]
+		inner := strings.TrimSuffix(strings.TrimPrefix(c, fence), fence)
+		if strings.Contains(inner, fence) || strings.Contains(c, "\n") {
+			t.Errorf("code(%q) = %q can end early", s, c)
+		}
+	}
+}
+
+func TestIsSupportQuestion(t *testing.T) {
+	tests := []struct {
+		title, body string
+		want        bool
+	}{
+		{"[Feature]: Set max_model_len automatically", "ValueError: too long", false},
+		{"We are excited to announce vLLM 1.0", "Come celebrate.", false},
+		{"Server hangs with TP=2", "It hangs after loading.", true},
+		{"Question", "How do I enable prefix caching?", true},
+		{"Thanks everyone", "Great meetup yesterday.", false},
+	}
+	for _, tt := range tests {
+		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {
+			t.Errorf("IsSupportQuestion(%q) = %v, want %v", tt.title, got, tt.want)
+		}
+	}
+}

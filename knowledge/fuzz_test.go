@@ -1,0 +1,189 @@
+package knowledge
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+func addPostSeeds(f *testing.F) {
+	files, _ := filepath.Glob("testdata/posts/*")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err == nil {
+			f.Add(string(b))
+		}
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	addPostSeeds(f)
+	s := vllmSchema(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		facts, err := Extract(Post{Title: body[:min(len(body), 40)], Body: body}, s)
+		if err != nil && !errors.Is(err, ErrTruncated) {
+			t.Fatalf("Extract: %v", err)
+		}
+		for _, e := range facts.Errors {
+			if !strings.HasPrefix(e.Signature, e.Type) {
+				t.Errorf("signature %q does not start with type %q", e.Signature, e.Type)
+			}
+		}
+		for _, c := range facts.Commands {
+			for k := range c.Flags {
+				if strings.HasPrefix(k, "--") && (strings.Contains(k, "_") || k != strings.ToLower(k)) {
+					t.Errorf("flag %q not normalised", k)
+				}
+			}
+		}
+		// Composing a reply from anything extracted must stay safe.
+		reply := Compose(&facts, nil, ComposeOptions{BotName: "herald"})
+		checkReplySafe(t, reply)
+	})
+}
+
+func FuzzParseCommandLine(f *testing.F) {
+	for _, s := range []string{
+		"vllm serve m/x --a b", `$ python -m vllm.entrypoints.openai.api_server --model "a b"`,
+		"docker run --gpus all vllm/vllm-openai:latest --model m/x", "A=1 B=2 vllm serve $(echo x) --y=`z`",
+		"vllm serve <<EOF\nhi\nEOF", "vllm serve 'unterminated",
+	} {
+		f.Add(s)
+	}
+	s := vllmSchema(f)
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, c := range parseCommandLine(line, s, false) {
+			if c.Program == "" {
+				t.Errorf("empty program from %q", line)
+			}
+		}
+	})
+}
+
+func FuzzExtractErrors(f *testing.F) {
+	addPostSeeds(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		doc := &document{prose: strings.Split(body, "\n")}
+		for _, e := range extractErrors(doc) {
+			if e.Type == "" {
+				t.Errorf("error without type from %q", body)
+			}
+			if len(e.Message) > 520 {
+				t.Errorf("message not bounded: %d bytes", len(e.Message))
+			}
+		}
+	})
+}
+
+func FuzzReadHTML(f *testing.F) {
+	for _, s := range []string{
+		"<p>x <code>vllm serve m/x</code></p><pre><code>RuntimeError: y</code></pre>",
+		"<pre><pre><code>a</code></pre>", "<script>alert(1)</script><p>hi</p>", "<div><div><div>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		doc := readHTML(body)
+		for _, c := range doc.code {
+			if strings.Contains(c, "alert(1)") && strings.Contains(body, "<script>alert(1)</script>") && !strings.Contains(body, "<pre><script>") {
+				t.Errorf("script text leaked into code: %q", c)
+			}
+		}
+	})
+}
+
+func FuzzSignature(f *testing.F) {
+	f.Add("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 968.00 MiB.")
+	f.Add("ValueError", "Model architectures ['A', 'B'] are not supported for now. /usr/lib/x 0xdeadbeef")
+	f.Fuzz(func(t *testing.T, typ, msg string) {
+		sig := Signature(typ, msg)
+		if !strings.HasPrefix(sig, typ) {
+			t.Errorf("Signature(%q, %q) = %q lacks the type", typ, msg, sig)
+		}
+		if utf8.ValidString(typ) && utf8.ValidString(msg) && Signature(typ, msg) != sig {
+			t.Error("Signature is not deterministic")
+		}
+	})
+}
+
+func FuzzParseVersion(f *testing.F) {
+	for _, s := range []string{"0.24.0+rocm725", "v0.8.3", "0.6.3.post1", "0.8.0rc3.dev31+g61f41218", "1", "x.y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseVersion(s)
+		if err != nil {
+			return
+		}
+		if v.Compare(v) != 0 {
+			t.Errorf("%q does not equal itself", s)
+		}
+		r, err := ParseRange(">=" + s)
+		if err == nil && !r.Contains(v) {
+			t.Errorf(">=%s does not contain %s", s, s)
+		}
+	})
+}
+
+// checkReplySafe parses a reply as Markdown and asserts it cannot ping
+// anyone (no @name in text outside code), inject HTML (no raw HTML but the
+// footer's <sub>) or link anywhere but http(s).
+func checkReplySafe(t *testing.T, reply string) {
+	t.Helper()
+	src := []byte(reply)
+	root := markdown.Parser().Parse(text.NewReader(src))
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			v := string(n.Segment.Value(src))
+			for i := strings.Index(v, "@"); i >= 0 && i+1 < len(v); i = nextAt(v, i) {
+				if isWordByte(lower(v[i+1])) {
+					t.Errorf("live @mention in %q", v)
+					break
+				}
+			}
+		case *ast.RawHTML:
+			for j := 0; j < n.Segments.Len(); j++ {
+				seg := n.Segments.At(j)
+				if tag := strings.ToLower(string(seg.Value(src))); tag != "<sub>" && tag != "</sub>" {
+					t.Errorf("raw HTML %q in reply", tag)
+				}
+			}
+		case *ast.HTMLBlock:
+			t.Errorf("HTML block in reply")
+		case *ast.Link:
+			if d := string(n.Destination); !strings.HasPrefix(d, "https://") && !strings.HasPrefix(d, "http://") {
+				t.Errorf("link to %q", d)
+			}
+		case *ast.AutoLink, *ast.Image:
+			t.Errorf("unexpected %T in reply", n)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func nextAt(s string, i int) int {
+	j := strings.Index(s[i+1:], "@")
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+func lower(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 32
+	}
+	return b
+}

@@ -1,0 +1,118 @@
+package knowledge
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBuiltinPackIsComplete(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.Entries); n < 40 {
+		t.Errorf("vllm pack has %d entries, want at least 40", n)
+	}
+	for _, e := range p.Entries {
+		if e.Summary == "" {
+			t.Errorf("%s: no summary", e.ID)
+		}
+		if e.Kind == KindIssue && !strings.HasPrefix(e.URL, "https://github.com/vllm-project/vllm/") {
+			t.Errorf("%s: issue URL %q is not a vLLM GitHub URL", e.ID, e.URL)
+		}
+		for _, tag := range e.Tags {
+			if strings.ToLower(tag) != tag {
+				t.Errorf("%s: tag %q not lower case", e.ID, tag)
+			}
+		}
+	}
+	if p.Schema().program("vllm") == nil {
+		t.Error("pack has no vllm program schema")
+	}
+}
+
+// TestPackMatchesKBFacts checks the pack against the curated facts it was
+// written from: every id, title and URL kept exactly.
+func TestPackMatchesKBFacts(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "kb-facts", "vllm-known-issues.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment): %v", path, err)
+	}
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]Entry{}
+	for _, e := range p.Entries {
+		byID[e.ID] = e
+	}
+	var facts []struct {
+		ID, URL string
+		Title   *string
+	}
+	if err := jsonUnmarshal(data, &facts); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range facts {
+		e, ok := byID[f.ID]
+		if !ok {
+			continue
+		}
+		if e.URL != f.URL {
+			t.Errorf("%s: url %q, facts say %q", f.ID, e.URL, f.URL)
+		}
+		if f.Title != nil && e.Title != *f.Title {
+			t.Errorf("%s: title %q, facts say %q", f.ID, e.Title, *f.Title)
+		}
+	}
+}
+
+func TestParsePackRejectsBadInput(t *testing.T) {
+	tests := map[string]string{
+		"unknown key":  "name: x\nentries:\n  - id: a\n    kind: issue\n    url: https://x.org/1\n    title: t\n    colour: red\n",
+		"bad kind":     "name: x\nentries:\n  - id: a\n    kind: blog\n    url: https://x.org/1\n    title: t\n",
+		"relative url": "name: x\nentries:\n  - id: a\n    kind: issue\n    url: /issues/1\n    title: t\n",
+		"js url":       "name: x\nentries:\n  - id: a\n    kind: issue\n    url: javascript:alert(1)\n    title: t\n",
+		"duplicate":    "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t}\n  - {id: a, kind: issue, url: 'https://x.org/2', title: u}\n",
+		"bad range":    "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, affected: '>=banana'}\n",
+		"no name":      "entries: []\n",
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := ParsePack(strings.NewReader(src))
+			if err == nil {
+				t.Fatal("ParsePack accepted a bad pack")
+			}
+			var pe *PackError
+			if name != "unknown key" && !errors.As(err, &pe) {
+				t.Errorf("error %v is not a *PackError", err)
+			}
+		})
+	}
+}
+
+func TestParseGitHubIssues(t *testing.T) {
+	src := `[{"number": 9367, "title": "[Bug]: --cpu-offload-gb flag not honored", "body": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\nvllm serve m --cpu-offload-gb 10", "url": "https://github.com/vllm-project/vllm/issues/9367", "state": "CLOSED", "labels": [{"name": "bug"}, {"name": "rocm"}]},
+	{"number": 2, "title": "x", "body": "", "url": "not a url", "state": "OPEN", "labels": ["usage"]}]`
+	entries, skipped, err := ParseGitHubIssues(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || skipped != 1 {
+		t.Fatalf("got %d entries, %d skipped; want 1 and 1", len(entries), skipped)
+	}
+	e := entries[0]
+	if e.ID != "vllm-project/vllm#9367" || e.State != "closed" || e.Curated() {
+		t.Errorf("entry = %+v", e)
+	}
+	if !contains(e.Flags, "--cpu-offload-gb") || !contains(e.Platforms, "rocm") || len(e.Symptoms) == 0 {
+		t.Errorf("structured fields not read: flags %v platforms %v symptoms %v", e.Flags, e.Platforms, e.Symptoms)
+	}
+	if _, _, err := ParseGitHubIssues(strings.NewReader("{")); err == nil {
+		t.Error("malformed JSON accepted")
+	}
+}

@@ -1,0 +1,173 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// mustOpen opens a fresh database in a temporary directory.
+func mustOpen(tb testing.TB) *DB {
+	tb.Helper()
+	db, err := Open(context.Background(), filepath.Join(tb.TempDir(), "herald.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	db.Now = func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenSetsPragmasAndMigratesOnce(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	for i := 0; i < 2; i++ { // the second open must find the schema current
+		db, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fk, busy int
+		var sync int
+		if err := db.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
+			t.Fatal(err)
+		}
+		if fk != 1 || busy != 10000 || sync != 1 {
+			t.Errorf("pragmas foreign_keys=%d busy_timeout=%d synchronous=%d", fk, busy, sync)
+		}
+		var n int
+		if err := db.db.QueryRowContext(ctx, "SELECT count(*) FROM schema_migrations").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("schema_migrations has %d rows, want 1", n)
+		}
+		db.Close()
+	}
+}
+
+func entry(id, title string, source string) knowledge.Entry {
+	return knowledge.Entry{ID: id, Kind: knowledge.KindIssue, URL: "https://github.com/o/r/issues/1",
+		Title: title, Source: source, Prior: 1, Flags: []string{"--cpu-offload-gb"},
+		Symptoms: []string{"torch.OutOfMemoryError: CUDA out of memory"}}
+}
+
+func TestUpsertIsIdempotentAndCuratedWins(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	curated := entry("o/r#1", "curated title", "pack:vllm")
+	st, err := db.UpsertEntries(ctx, []knowledge.Entry{curated, entry("o/r#2", "cpu offload ignored", "github")}, nil)
+	if err != nil || st.Inserted != 2 {
+		t.Fatalf("first import: %+v, %v", st, err)
+	}
+	st, err = db.UpsertEntries(ctx, []knowledge.Entry{curated}, nil)
+	if err != nil || st.Unchanged != 1 {
+		t.Fatalf("re-import: %+v, %v", st, err)
+	}
+	st, err = db.UpsertEntries(ctx, []knowledge.Entry{entry("o/r#1", "bulk title", "github")}, nil)
+	if err != nil || st.Kept != 1 {
+		t.Fatalf("bulk over curated: %+v, %v", st, err)
+	}
+	e, err := db.Entry(ctx, "o/r#1")
+	if err != nil || e.Title != "curated title" {
+		t.Fatalf("entry = %+v, %v; the curated title must win", e, err)
+	}
+	updated := entry("o/r#2", "cpu offload silently ignored", "github")
+	if st, err := db.UpsertEntries(ctx, []knowledge.Entry{updated}, nil); err != nil || st.Updated != 1 {
+		t.Fatalf("update: %+v, %v", st, err)
+	}
+	// The index follows the update: the new word is found, nothing is doubled.
+	cands, err := db.SearchKB(ctx, []string{"silently"}, 10)
+	if err != nil || len(cands) != 1 || cands[0].Entry.ID != "o/r#2" {
+		t.Fatalf("search after update = %+v, %v", cands, err)
+	}
+	cands, err = db.SearchKB(ctx, []string{"cpu offload gb"}, 10)
+	if err != nil || len(cands) != 2 {
+		t.Fatalf("search = %d candidates, %v; want 2 (no duplicates)", len(cands), err)
+	}
+	if _, err := db.Entry(ctx, "missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing entry: %v, want ErrNotFound", err)
+	}
+	stats, err := db.Stats(ctx)
+	if err != nil || stats.Total != 2 || stats.BySource["github"] != 1 {
+		t.Errorf("stats = %+v, %v", stats, err)
+	}
+}
+
+func TestSearchQuotesHostileTerms(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{entry("o/r#1", "NEAR AND OR", "github")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`"`, `NEAR(`, `a OR`, `*`, `title:x`, "\x00", `"""`} {
+		if _, err := db.SearchKB(ctx, []string{q}, 5); err != nil {
+			t.Errorf("SearchKB(%q): %v", q, err)
+		}
+		if _, err := db.SearchText(ctx, q, 5); err != nil {
+			t.Errorf("SearchText(%q): %v", q, err)
+		}
+	}
+}
+
+func TestConcurrentImports(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var batch []knowledge.Entry
+			for i := 0; i < 200; i++ {
+				batch = append(batch, entry(fmtID(w, i), "title", "github"))
+			}
+			_, err := db.UpsertEntries(ctx, batch, nil)
+			errs <- err
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := db.Stats(ctx)
+	if err != nil || st.Total != 800 {
+		t.Fatalf("stats = %+v, %v; want 800 entries", st, err)
+	}
+}
+
+func fmtID(w, i int) string { return fmt.Sprintf("o/r#%d-%d", w, i) }
+
+func TestSchemaRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	p, err := knowledge.BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SaveSchema(ctx, p.Name, p.Schema()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.Schema(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Programs) != len(p.Programs) || len(s.Topics) != len(p.Topics) {
+		t.Errorf("schema round trip lost data: %d programs, %d topics", len(s.Programs), len(s.Topics))
+	}
+}
