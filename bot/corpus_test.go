@@ -1,0 +1,66 @@
+package bot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// TestSeedPostWithCorpus imports the 1,143 real vLLM issues of
+// ../shared/kb-corpus beside the pack and checks Herald stays precise:
+// the seed post still cites the curated sources, and posts about nothing
+// known still get no reply.
+func TestSeedPostWithCorpus(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "kb-corpus", "vllm-issues.json")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment): %v", path, err)
+	}
+	defer f.Close()
+	entries, _, err := knowledge.ParseGitHubIssues(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTestAnswerer(t)
+	st, err := a.DB.UpsertEntries(context.Background(), entries, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Inserted < 1000 || st.Kept == 0 {
+		t.Errorf("corpus import: %+v; want >1000 new and the curated ids kept", st)
+	}
+	body, err := os.ReadFile("../examples/oom-rocm-offload.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, id := range []string{"https://docs.vllm.ai/en/stable/api/vllm/config/cache/", "vllm-project/vllm#9367", "vllm-project/vllm#32653", "vllm-project/vllm#51396"} {
+		if slices.Contains(ans.Cited, id) {
+			n++
+		}
+	}
+	if ans.Decision != knowledge.DecisionReply || n < 3 {
+		t.Errorf("with the corpus: decision %s, cited %v (%d of 4 expected)", ans.Decision, ans.Cited, n)
+	}
+	for _, name := range []string{"unrelated-question.md", "go-panic.md", "rust-panic.md", "announcement.md"} {
+		body, err := os.ReadFile(filepath.Join("..", "knowledge", "testdata", "posts", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles[name], Body: string(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Decision == knowledge.DecisionReply {
+			t.Errorf("%s: replied citing %v with the corpus imported; want silence", name, ans.Cited)
+		}
+	}
+}

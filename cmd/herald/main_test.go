@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// TestAnswerJSONContract checks the documented JSON shape of
+// `herald answer --format json` on the embedded pack (no --kb, no config).
+func TestAnswerJSONContract(t *testing.T) {
+	out, _, err := runCmd(t, "", "answer", "../../examples/oom-rocm-offload.md", "--format", "json",
+		"--title", "Running out of memory despite very low --gpu-memory-utilization")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Facts struct {
+			Commands []struct {
+				Program, Subcommand string
+				Args                []string
+				Flags               map[string]string
+			}
+			Errors   []struct{ Type, Message, Signature string }
+			Versions map[string]string
+			Platform string
+			GPUs     []struct {
+				Name      string
+				MemoryGiB float64 `json:"memory_gib"`
+			}
+			Models []string
+		}
+		Matches []struct {
+			ID, URL, Title string
+			Score          float64
+			Reasons        []string
+		}
+		Confidence float64
+		Decision   string
+		Reply      string
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("decode: %v\n%s", err, out)
+	}
+	f := got.Facts
+	if len(f.Commands) == 0 || f.Commands[0].Program != "vllm" || f.Commands[0].Flags["--enable-auto-tool-choice"] != "" ||
+		f.Commands[0].Flags["--cpu-offload-gb"] != "100" {
+		t.Errorf("commands = %+v", f.Commands)
+	}
+	if len(f.Errors) == 0 || f.Errors[0].Type != "torch.OutOfMemoryError" || f.Errors[0].Signature == "" {
+		t.Errorf("errors = %+v", f.Errors)
+	}
+	if f.Versions["vllm"] != "0.24.0+rocm725" || f.Platform != "rocm" || len(f.GPUs) == 0 || len(f.Models) == 0 {
+		t.Errorf("facts = %+v", f)
+	}
+	if got.Decision != "reply" || got.Confidence <= 0 || got.Confidence > 1 || !strings.Contains(got.Reply, "**Sources:**") {
+		t.Errorf("decision %q confidence %v reply %q", got.Decision, got.Confidence, got.Reply)
+	}
+	for _, m := range got.Matches {
+		if m.ID == "" || !strings.HasPrefix(m.URL, "https://") || m.Reasons == nil {
+			t.Errorf("match %+v lacks id, url or reasons", m)
+		}
+	}
+	// Every field name of the contract is present in the raw JSON.
+	for _, key := range []string{`"facts"`, `"commands"`, `"program"`, `"subcommand"`, `"args"`, `"flags"`, `"errors"`,
+		`"type"`, `"message"`, `"signature"`, `"versions"`, `"platform"`, `"gpus"`, `"memory_gib"`, `"models"`,
+		`"matches"`, `"score"`, `"reasons"`, `"confidence"`, `"decision"`, `"reply"`} {
+		if !strings.Contains(out, key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+}
+
+func TestAnswerMarkdownFromStdin(t *testing.T) {
+	out, _, err := runCmd(t, "We are excited to announce our meetup next week!", "answer", "-", "--title", "Meetup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "herald: ignore") {
+		t.Errorf("announcement output = %q", out)
+	}
+}
+
+func TestKBCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "kb.db")
+	out, _, err := runCmd(t, "", "kb", "import", "--db", db, "builtin:vllm")
+	if err != nil || !strings.Contains(out, "inserted") {
+		t.Fatalf("import: %q, %v", out, err)
+	}
+	out, _, err = runCmd(t, "", "kb", "import", "--db", db, "builtin:vllm")
+	if err != nil || !strings.Contains(out, " 0 inserted, 0 updated") {
+		t.Fatalf("re-import is not idempotent: %q, %v", out, err)
+	}
+	issues := filepath.Join(t.TempDir(), "issues.json")
+	if err := os.WriteFile(issues, []byte(`[{"number": 7, "title": "Bus error in container", "body": "Fatal Python error: Bus error", "url": "https://github.com/o/r/issues/7", "state": "OPEN", "labels": []}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err = runCmd(t, "", "kb", "import", "--db", db, issues); err != nil || !strings.Contains(out, "1 inserted") {
+		t.Fatalf("import issues: %q, %v", out, err)
+	}
+	if out, _, err = runCmd(t, "", "kb", "show", "--db", db, "o/r#7"); err != nil || !strings.Contains(out, "Bus error in container") {
+		t.Errorf("show: %q, %v", out, err)
+	}
+	if out, _, err = runCmd(t, "", "kb", "search", "--db", db, "bus error"); err != nil || !strings.Contains(out, "o/r#7") {
+		t.Errorf("search: %q, %v", out, err)
+	}
+	if out, _, err = runCmd(t, "", "kb", "list", "--db", db, "--source", "github"); err != nil || !strings.Contains(out, "o/r#7") {
+		t.Errorf("list: %q, %v", out, err)
+	}
+	if out, _, err = runCmd(t, "", "kb", "stats", "--db", db); err != nil || !strings.Contains(out, "packs: vllm") {
+		t.Errorf("stats: %q, %v", out, err)
+	}
+	out, _, err = runCmd(t, "", "answer", "--kb", db, "--format", "json", "-")
+	if err != nil || !strings.Contains(out, `"decision"`) {
+		t.Errorf("answer --kb: %q, %v", out, err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"nope"}, {"answer", "--format", "xml"}, {"kb"}, {"kb", "import", "--db", filepath.Join(t.TempDir(), "x.db")}} {
+		_, stderr, err := runCmd(t, "", args...)
+		if code := exitCode(err, &bytes.Buffer{}); code != 2 {
+			t.Errorf("herald %v: exit %d (err %v, stderr %q), want 2", args, code, err, stderr)
+		}
+	}
+	if _, _, err := runCmd(t, "", "kb", "list", "--db", filepath.Join(t.TempDir(), "missing.db")); err == nil {
+		t.Error("kb list on a missing database succeeded")
+	}
+}
