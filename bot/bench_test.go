@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/heraldbot/herald/knowledge"
-	"github.com/heraldbot/herald/store"
 )
 
 // generateEntries makes n realistic issue entries by recombining the
@@ -42,31 +41,6 @@ func generateEntries(p *knowledge.Pack, n int) []knowledge.Entry {
 	return out
 }
 
-func openBenchKB(b *testing.B, n int) *Answerer {
-	b.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "kb.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	p, err := knowledge.BuiltinPack("vllm")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := db.SaveSchema(ctx, p.Name, p.Schema()); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := db.UpsertEntries(ctx, append(p.Entries, generateEntries(p, n)...), nil); err != nil {
-		b.Fatal(err)
-	}
-	a, err := NewAnswerer(ctx, db, "herald")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return a
-}
-
 // BenchmarkAnswer measures the whole pipeline (extract, search, rank,
 // decide, compose) per post against knowledge bases of growing size.
 func BenchmarkAnswer(b *testing.B) {
@@ -84,7 +58,11 @@ func BenchmarkAnswer(b *testing.B) {
 			if n > 10_000 && testing.Short() {
 				b.Skip("skipping 100k entries in -short mode")
 			}
-			a := openBenchKB(b, n)
+			p, err := knowledge.BuiltinPack("vllm")
+			if err != nil {
+				b.Fatal(err)
+			}
+			a := newTestAnswerer(b, generateEntries(p, n)...)
 			ctx := context.Background()
 			// The baseline in the same run: plain BM25 over the post's
 			// text, no extraction, ranking or composition.

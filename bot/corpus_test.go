@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/heraldbot/herald/knowledge"
@@ -33,20 +32,7 @@ func TestSeedPostWithCorpus(t *testing.T) {
 	if st.Inserted < 1000 || st.Kept == 0 {
 		t.Errorf("corpus import: %+v; want >1000 new and the curated ids kept", st)
 	}
-	body, err := os.ReadFile("../examples/oom-rocm-offload.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, id := range []string{"https://docs.vllm.ai/en/stable/api/vllm/config/cache/", "vllm-project/vllm#9367", "vllm-project/vllm#32653", "vllm-project/vllm#51396"} {
-		if slices.Contains(ans.Cited, id) {
-			n++
-		}
-	}
+	ans, n := answerSeedPost(t, a)
 	if ans.Decision != knowledge.DecisionReply || n < 3 {
 		t.Errorf("with the corpus: decision %s, cited %v (%d of 4 expected)", ans.Decision, ans.Cited, n)
 	}
