@@ -474,3 +474,19 @@ func isVersionQuery(words []string) bool {
 	}
 	return false
 }
+
+// ParseCommand parses one command line (as a label or a user would write
+// it) into its main command: the first command of a program the schema
+// knows, else the first command; nil if the line holds no command.
+func ParseCommand(line string, s *Schema) *Command {
+	cmds := parseCommandLine(strings.Join(joinContinuations(strings.Split(line, "\n")), " "), s, false)
+	for i := range cmds {
+		if s.program(cmds[i].Program) != nil {
+			return &cmds[i]
+		}
+	}
+	if len(cmds) > 0 {
+		return &cmds[0]
+	}
+	return nil
+}

@@ -35,6 +35,9 @@ Usage:
   herald kb show   [--db PATH] ID
   herald kb search [--db PATH] TEXT
   herald kb stats  [--db PATH]
+  herald bench cases FILE [--kb PATH] [--json] [--per-case]
+  herald bench semeval DIR [--run FILE] [--json]
+  herald bench speed [--sizes 1000,10000,100000] [--posts N] [--json]
 `
 
 func main() {
@@ -70,6 +73,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdAnswer(ctx, args[1:], stdin, stdout, stderr)
 	case "kb":
 		return cmdKB(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

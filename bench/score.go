@@ -1,0 +1,279 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// Report holds the figures for one system, in percent where named _pct or
+// hit/mrr. Counts say how many cases each figure was computed over.
+type Report struct {
+	StrictHit1  float64 `json:"strict_hit1"`
+	StrictHit3  float64 `json:"strict_hit3"`
+	StrictMRR   float64 `json:"strict_mrr"`
+	LenientHit3 float64 `json:"lenient_hit3"`
+	StrictN     int     `json:"strict_n"`
+	LenientN    int     `json:"lenient_n"`
+
+	AbstainSilentPct     float64 `json:"abstain_silent_pct"`
+	NotSupportIgnoredPct float64 `json:"not_support_ignored_pct"`
+	SupportSilentPct     float64 `json:"support_silent_pct"`
+	WrongPostPct         float64 `json:"wrong_post_pct"`
+	Replies              int     `json:"replies"`
+	WrongPosts           int     `json:"wrong_posts"`
+
+	// ExtractPct is the share of all scored extraction fields that were
+	// right; Fields breaks it down. Absent for systems that do not extract.
+	ExtractPct float64               `json:"extract_pct"`
+	Fields     map[string]FieldScore `json:"fields,omitempty"`
+	Cases      []CaseScore           `json:"cases,omitempty"`
+}
+
+// FieldScore counts one extraction field.
+type FieldScore struct {
+	Right int     `json:"right"`
+	Total int     `json:"total"`
+	Pct   float64 `json:"pct"`
+}
+
+// CaseScore is one case's outcome, for the per-case table.
+type CaseScore struct {
+	ID         string   `json:"case_id"`
+	Category   string   `json:"category"`
+	Decision   string   `json:"decision"`
+	Confidence float64  `json:"confidence"`
+	Rank       int      `json:"strict_rank"`  // 1-based rank of the first strict answer, 0 if none
+	Lenient    int      `json:"lenient_rank"` // same for answers ∪ topic_match
+	Wrong      bool     `json:"wrong_post"`
+	Missed     []string `json:"extraction_missed,omitempty"`
+}
+
+// Score compares results with the cases' labels. Results are matched to
+// cases by id; a case without a result counts as silence with no ranking.
+func Score(cases []Case, results []Result, s *knowledge.Schema) Report {
+	byID := map[string]Result{}
+	for _, r := range results {
+		byID[r.CaseID] = r
+	}
+	var rep Report
+	fields := map[string]*FieldScore{}
+	var strict1, strict3, mrr, len3 float64
+	var abstainN, abstainSilent, nsN, nsIgnored, supN, supSilent int
+	extracts := false
+	for _, c := range cases {
+		r := byID[c.ID]
+		cs := CaseScore{ID: c.ID, Category: c.Category, Decision: string(r.Decision), Confidence: r.Confidence}
+		cs.Rank = firstRank(r.Ranked, c.Answers)
+		lenient := append(append([]string(nil), c.Answers...), c.TopicMatch...)
+		cs.Lenient = firstRank(r.Ranked, lenient)
+		if c.Category == Support && len(c.Answers) > 0 {
+			rep.StrictN++
+			if cs.Rank == 1 {
+				strict1++
+			}
+			if cs.Rank >= 1 && cs.Rank <= 3 {
+				strict3++
+			}
+			if cs.Rank > 0 {
+				mrr += 1 / float64(cs.Rank)
+			}
+		}
+		if c.Category == Support && len(lenient) > 0 {
+			rep.LenientN++
+			if cs.Lenient >= 1 && cs.Lenient <= 3 {
+				len3++
+			}
+		}
+		replied := r.Decision == knowledge.DecisionReply
+		switch c.Category {
+		case Abstain:
+			abstainN++
+			if !replied {
+				abstainSilent++
+			}
+		case NotSupport:
+			nsN++
+			if r.Decision == knowledge.DecisionIgnore {
+				nsIgnored++
+			}
+		case Support:
+			supN++
+			if !replied {
+				supSilent++
+			}
+		}
+		if replied {
+			rep.Replies++
+			switch {
+			case c.Category != Support:
+				cs.Wrong = true
+			case len(lenient) > 0:
+				top := r.Cited
+				if len(top) > 3 {
+					top = top[:3]
+				}
+				cs.Wrong = !slices.ContainsFunc(top, func(id string) bool { return slices.Contains(lenient, id) })
+			}
+			if cs.Wrong {
+				rep.WrongPosts++
+			}
+		}
+		if r.Facts != nil {
+			extracts = true
+			cs.Missed = scoreExtraction(c.Expect, r.Facts, s, fields)
+		}
+		rep.Cases = append(rep.Cases, cs)
+	}
+	rep.StrictHit1 = pct(strict1, rep.StrictN)
+	rep.StrictHit3 = pct(strict3, rep.StrictN)
+	rep.StrictMRR = pct(mrr, rep.StrictN)
+	rep.LenientHit3 = pct(len3, rep.LenientN)
+	rep.AbstainSilentPct = pct(float64(abstainSilent), abstainN)
+	rep.NotSupportIgnoredPct = pct(float64(nsIgnored), nsN)
+	rep.SupportSilentPct = pct(float64(supSilent), supN)
+	rep.WrongPostPct = pct(float64(rep.WrongPosts), rep.Replies)
+	if extracts {
+		rep.Fields = map[string]FieldScore{}
+		right, total := 0, 0
+		for k, f := range fields {
+			f.Pct = pct(float64(f.Right), f.Total)
+			rep.Fields[k] = *f
+			right += f.Right
+			total += f.Total
+		}
+		rep.ExtractPct = pct(float64(right), total)
+	}
+	return rep
+}
+
+func pct(x float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return math.Round(10000*x/float64(n)) / 100
+}
+
+// firstRank returns the 1-based rank of the first id of want in ranked, or 0.
+func firstRank(ranked, want []string) int {
+	for i, id := range ranked {
+		if slices.Contains(want, id) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// scoreExtraction scores the labelled fields of one case and returns the
+// names of those Herald got wrong.
+func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields map[string]*FieldScore) []string {
+	var missed []string
+	mark := func(name string, ok bool) {
+		fs := fields[name]
+		if fs == nil {
+			fs = &FieldScore{}
+			fields[name] = fs
+		}
+		fs.Total++
+		if ok {
+			fs.Right++
+		} else {
+			missed = append(missed, name)
+		}
+	}
+	main := mainCommand(f, s)
+	if e.Command != nil && *e.Command != "" {
+		want := knowledge.ParseCommand(*e.Command, s)
+		mark("command", main != nil && want != nil && sameCommand(*main, *want))
+	}
+	for flag, v := range e.Flags {
+		want := ""
+		switch v := v.(type) {
+		case string:
+			want = v
+		case bool:
+			// true: a flag without a value.
+		default:
+			continue
+		}
+		got, ok := "", false
+		if main != nil {
+			got, ok = main.Flags[knowledge.NormalizeFlag(flag)]
+		}
+		mark("flags", ok && got == want)
+	}
+	if e.Exception != nil && *e.Exception != "" {
+		mark("exception", len(f.Errors) > 0 && f.Errors[0].Type == *e.Exception)
+	}
+	for pkg, v := range e.Versions {
+		mark("versions", f.Versions[strings.ToLower(pkg)] == v)
+	}
+	if e.Platform != nil && *e.Platform != "" {
+		want := *e.Platform
+		if want == "unknown" {
+			want = ""
+		}
+		mark("platform", f.Platform == want)
+	}
+	if e.Model != nil && *e.Model != "" {
+		mark("model", len(f.Models) > 0 && strings.EqualFold(f.Models[0], *e.Model))
+	}
+	return missed
+}
+
+func mainCommand(f *knowledge.Facts, s *knowledge.Schema) *knowledge.Command {
+	return f.MainCommand(s)
+}
+
+// sameCommand compares program, subcommand, positional arguments and flags.
+func sameCommand(a, b knowledge.Command) bool {
+	return a.String() == b.String()
+}
+
+// Bucket is one row of the reliability table.
+type Bucket struct {
+	Low, High float64
+	N         int     // support cases with labels whose top confidence fell here
+	Correct   int     // of those, top-3 citations (or matches) containing a labelled id
+	Pct       float64 // Correct/N in percent
+}
+
+// Reliability buckets the support cases with lenient labels by the
+// system's confidence and reports how often its top three matches held a
+// labelled entry.
+func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
+	byID := map[string]Result{}
+	for _, r := range results {
+		byID[r.CaseID] = r
+	}
+	buckets := make([]Bucket, len(edges)-1)
+	for i := range buckets {
+		buckets[i] = Bucket{Low: edges[i], High: edges[i+1]}
+	}
+	for _, c := range cases {
+		lenient := append(append([]string(nil), c.Answers...), c.TopicMatch...)
+		if c.Category != Support || len(lenient) == 0 {
+			continue
+		}
+		r := byID[c.ID]
+		i := sort.SearchFloat64s(edges, r.Confidence)
+		if i > 0 && (i == len(edges) || edges[i] != r.Confidence) {
+			i--
+		}
+		if i >= len(buckets) {
+			i = len(buckets) - 1
+		}
+		b := &buckets[i]
+		b.N++
+		if rk := firstRank(r.Ranked, lenient); rk >= 1 && rk <= 3 {
+			b.Correct++
+		}
+	}
+	for i := range buckets {
+		buckets[i].Pct = pct(float64(buckets[i].Correct), buckets[i].N)
+	}
+	return buckets
+}
