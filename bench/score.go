@@ -2,6 +2,8 @@ package bench
 
 import (
 	"math"
+	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -199,9 +201,13 @@ func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields m
 		default:
 			continue
 		}
+		name := knowledge.NormalizeFlag(s.CanonicalFlag(flag))
+		want = unquote(want)
 		got, ok := "", false
 		if main != nil {
-			got, ok = main.Flags[knowledge.NormalizeFlag(flag)]
+			got, ok = main.Flags[name]
+		} else {
+			got, ok = f.MentionedFlags[name]
 		}
 		mark("flags", ok && got == want)
 	}
@@ -219,7 +225,7 @@ func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields m
 		mark("platform", f.Platform == want)
 	}
 	if e.Model != nil && *e.Model != "" {
-		mark("model", len(f.Models) > 0 && strings.EqualFold(f.Models[0], *e.Model))
+		mark("model", len(f.Models) > 0 && sameModel(f.Models[0], *e.Model))
 	}
 	return missed
 }
@@ -276,4 +282,36 @@ func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 		buckets[i].Pct = pct(float64(buckets[i].Correct), buckets[i].N)
 	}
 	return buckets
+}
+
+var parenRE = regexp.MustCompile(`\([^)]*\)`)
+
+// sameModel compares a model id with a label after normalisation: case,
+// annotations in parentheses, alternatives separated by " / ", and local
+// paths reduced to their last element.
+func sameModel(got, label string) bool {
+	norm := func(s string) string {
+		s = strings.TrimSpace(strings.ToLower(s))
+		s = strings.TrimRight(s, "/")
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/") {
+			s = path.Base(s)
+		}
+		return s
+	}
+	g := norm(got)
+	for _, alt := range strings.Split(parenRE.ReplaceAllString(label, ""), " / ") {
+		if a := norm(alt); a != "" && a == g {
+			return true
+		}
+	}
+	return false
+}
+
+// unquote strips one pair of matching shell quotes from a labelled value
+// ("'ptb'" as written on the command line is the value ptb).
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
 }

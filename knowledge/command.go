@@ -3,6 +3,7 @@ package knowledge
 import (
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -123,33 +124,99 @@ var envPrefixRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+`)
 // maxCommandBytes bounds one logical command line; longer "lines" are logs.
 const maxCommandBytes = 8 << 10
 
-// extractCommands finds command lines in code blocks, inline code spans and
-// bare prose lines, and parses each with a real shell parser.
-func extractCommands(doc *document, s *Schema) []Command {
+// extractCommands finds command lines in the title's code spans, code
+// blocks, inline code spans, quoted phrases and bare prose lines, parses
+// each with a real shell parser, and orders them by position in the post.
+// Flags named in code spans that are not commands are returned apart.
+func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	var out []Command
 	seen := map[string]bool{}
-	add := func(line string, strictStart bool) {
-		for _, c := range parseCommandLine(line, s, strictStart) {
+	vars := shellVars(doc)
+	add := func(line string, strictStart bool, pos int) bool {
+		added := false
+		for _, c := range parseCommandLine(expandVars(line, vars), s, strictStart) {
 			key := c.String()
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
+			c.pos = pos
+			if pos >= 0 {
+				c.pos = positionIn(doc.src, line)
+			}
 			out = append(out, c)
+			added = true
 		}
+		return added
+	}
+	for _, span := range doc.titleSpans {
+		add(span, false, -1)
 	}
 	for _, block := range doc.code {
 		for _, l := range joinContinuations(strings.Split(block, "\n")) {
-			add(l, false)
+			add(l, false, 0)
 		}
 	}
+	mentioned := map[string]string{}
 	for _, span := range doc.inline {
-		add(span, false)
+		if !add(span, false, 0) && strings.HasPrefix(strings.TrimSpace(span), "--") {
+			for k, v := range parseArgs("", strings.Fields(span), nil, s).Flags {
+				mentioned[k] = v
+			}
+		}
 	}
 	for _, l := range joinContinuations(doc.prose) {
-		add(l, true)
+		add(l, true, 0)
+		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
+			add(m[1], false, 0)
+		}
 	}
-	return out
+	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	if len(mentioned) == 0 {
+		mentioned = nil
+	}
+	return out, mentioned
+}
+
+// quotedRE finds phrases in double quotes, where posts often put commands:
+// I ran - " vllm serve m --tp 8 ".
+var quotedRE = regexp.MustCompile(`["“]\s*([^"“”]{6,600}?)\s*["”]`)
+
+// positionIn returns where line (or its first words) occurs in src.
+func positionIn(src, line string) int {
+	key := strings.TrimSpace(line)
+	if len(key) > 40 {
+		key = key[:40]
+	}
+	if i := strings.Index(src, key); i >= 0 {
+		return i
+	}
+	return len(src)
+}
+
+var shellAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s'"$]+)\s*$`)
+
+// shellVars collects NAME=value lines, so that commands using $NAME or
+// ${NAME} can be read with the values the post gave.
+func shellVars(doc *document) map[string]string {
+	vars := map[string]string{}
+	for _, l := range doc.lines() {
+		if m := shellAssignRE.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[2], "-") {
+			vars[m[1]] = m[2]
+		}
+	}
+	return vars
+}
+
+func expandVars(line string, vars map[string]string) string {
+	if len(vars) == 0 || !strings.Contains(line, "$") {
+		return line
+	}
+	for k, v := range vars {
+		line = strings.ReplaceAll(line, "${"+k+"}", v)
+		line = strings.ReplaceAll(line, "$"+k, v)
+	}
+	return line
 }
 
 // joinContinuations joins lines that end in a backslash with the next one.
@@ -185,14 +252,29 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		return nil
 	}
 	line = strings.TrimSpace(promptRE.ReplaceAllString(line, ""))
+	if m := argsAssignRE.FindStringSubmatch(line); m != nil {
+		line = m[1] // ENGINE_ARGS=--model x --tp 2
+	}
 	if line == "" {
 		return nil
+	}
+	// A line of bare engine arguments (a compose file's command, a
+	// container's args) belongs to the program whose model flag starts it.
+	if p := s.byModelFlag(line); p != nil {
+		sub := ""
+		if len(p.Subcommands) > 0 {
+			sub = p.Subcommands[0]
+		}
+		line = strings.TrimSpace(p.Name + " " + sub + " " + line)
 	}
 	rest := envPrefixRE.ReplaceAllString(line, "")
 	first, _, _ := strings.Cut(rest, " ")
 	prog := path.Base(first)
 	if s.program(prog) == nil && !genericPrograms[prog] {
-		return nil
+		// In code, any tool invoked with long flags is a command.
+		if strictStart || !anyProgramRE.MatchString(rest) || notPrograms[prog] {
+			return nil
+		}
 	}
 	// A bare prose line only counts as a command when it carries flags:
 	// "vllm serve fails when I add a LoRA" is a sentence, not a command.
@@ -242,12 +324,50 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		if len(words) == 0 || isVersionQuery(words) {
 			continue
 		}
-		if p := path.Base(words[0]); s.program(p) == nil && !genericPrograms[p] {
+		if p := path.Base(words[0]); s.program(p) == nil && !genericPrograms[p] && (i > 0 || !anyProgramRE.MatchString(strings.Join(words, " "))) {
 			continue // "| tee log.txt" and the like
 		}
 		out = append(out, buildCommand(words, envs[i], s)...)
 	}
 	return out
+}
+
+var (
+	argsAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=["']?(--\S.*?)["']?$`)
+	// anyProgramRE: a lower-case tool name, maybe a subcommand and
+	// arguments, and at least one long flag.
+	anyProgramRE = regexp.MustCompile(`^[a-z][a-z0-9_.-]{1,30}(?:\s+[^\s-]\S*){0,4}\s+--[a-z]`)
+	notPrograms  = map[string]bool{"error": true, "warning": true, "info": true, "debug": true, "usage": true,
+		"note": true, "at": true, "from": true, "import": true, "def": true, "return": true, "raise": true,
+		"args": true, "with": true, "and": true, "the": true, "if": true, "for": true, "then": true}
+)
+
+// CanonicalFlag maps a short alias any program of the schema knows
+// ("-tp") to its long flag; other flags are returned unchanged.
+func (s *Schema) CanonicalFlag(f string) string {
+	if s == nil {
+		return f
+	}
+	for _, p := range s.Programs {
+		if long, ok := p.Aliases[f]; ok {
+			return long
+		}
+	}
+	return f
+}
+
+// byModelFlag returns the program whose model flag begins line.
+func (s *Schema) byModelFlag(line string) *Program {
+	if s == nil || !strings.HasPrefix(line, "--") {
+		return nil
+	}
+	for i := range s.Programs {
+		f := s.Programs[i].ModelFlag
+		if f != "" && (strings.HasPrefix(line, f+" ") || strings.HasPrefix(line, f+"=")) {
+			return &s.Programs[i]
+		}
+	}
+	return nil
 }
 
 // wordString renders a shell word as the program would receive it, keeping
@@ -398,6 +518,11 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 		}
 		if hasValue {
 			c.Flags[k] = v
+			continue
+		}
+		if i+1 < len(args) && p.isBoolean(k) && (strings.EqualFold(args[i+1], "true") || strings.EqualFold(args[i+1], "false")) {
+			c.Flags[k] = strings.ToLower(args[i+1]) // --enable-chunked-prefill true
+			i++
 			continue
 		}
 		if p.isBoolean(k) || i+1 >= len(args) {

@@ -17,15 +17,16 @@ var (
 	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
 	// "vllm==0.6.3", "vllm 0.6.3" (pip list), "vLLM version: 0.8.3",
 	// "vLLM Version: 0.8.3" (collect_env), "vllm version 0.5.3".
-	pkgVersionRE  = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
-	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
-	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch:|CUDA runtime version:|cuda)\s*(\d+\.\d+)\b`)
-	rocmVersionRE = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
-	ncclVersionRE = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
-	pythonVerRE   = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
-	osRE          = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
-	exportEnvRE   = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+	pkgVersionRE    = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
+	pipShowRE       = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE    = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch:|CUDA runtime version:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	serverVersionRE = regexp.MustCompile(`(?i)\bvLLM (?:API server )?version:? ` + versionPat)
+	rocmVersionRE   = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE   = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE     = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE            = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE     = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
 // extractVersions reads versions from `x -v` pairs, pip and collect_env
@@ -51,9 +52,7 @@ func extractVersions(doc *document, cmds []Command) map[string]string {
 	}
 	lines := doc.lines()
 	for i, l := range lines {
-		if isErrorLine(l) {
-			continue // "As of transformers v4.44, ..." states no installed version
-		}
+		errLine := isErrorLine(l)
 		if m := versionCmdRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
 			if n := bareVersionRE.FindStringSubmatch(lines[i+1]); n != nil {
 				set(m[1], n[1])
@@ -65,7 +64,13 @@ func extractVersions(doc *document, cmds []Command) map[string]string {
 				set(m[1], n[1])
 			}
 		}
+		if m := serverVersionRE.FindStringSubmatch(l); m != nil {
+			set("vllm", m[1])
+		}
 		for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
+			if errLine {
+				break // "As of transformers v4.44, ..." states no installed version
+			}
 			pkg := strings.ToLower(m[1])
 			if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
 				continue // read below with their own patterns
@@ -125,8 +130,8 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6},
 	{regexp.MustCompile(`(?i)\b(?:AMD|Radeon|Instinct|MI\d{3}X?|RX ?\d{4}(?: ?XTX?)?|gfx\d{3,4}\w*|HIP error|hipError|ROCm)\b`), "rocm", 5},
-	{regexp.MustCompile(`(?i)\b(?:NVIDIA|GeForce|RTX ?\d{4}|GTX ?\d{3,4}|Tesla|[AHBL]\d{2,3}[GS]?\b|A10G|T4|V100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4},
-	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu)\b`), "cpu", 6},
+	{regexp.MustCompile(`(?i)(?:\b|\d[x×])(?:NVIDIA|GeForce|RTX ?A?\d{4}|GTX ?\d{3,4}|Tesla|A100|A10G?|A30|A40|A[456]000|H100|H200|H20|B200|GB200|L40S?|L4|T4|V100|P100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4},
+	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1},
 }
 
@@ -147,7 +152,8 @@ func extractPlatform(doc *document, versions map[string]string) string {
 	if _, ok := versions["rocm"]; ok {
 		score["rocm"] += 6
 	}
-	text := doc.scanText()
+	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
+	text := cpuCoreRE.ReplaceAllString(doc.scanText(), "")
 	for _, s := range platformSignals {
 		n := len(s.re.FindAllStringIndex(text, 8))
 		if n > 0 {
@@ -163,9 +169,11 @@ func extractPlatform(doc *document, versions map[string]string) string {
 	return best
 }
 
+var cpuCoreRE = regexp.MustCompile(`(?i)\bon cpu \d+`)
+
 var (
 	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s?(?:GB|GiB|G)\s+((?:AMD|NVIDIA|Nvidia|Intel)?\s?(?:[\w-]+\s)?(?:GPU|card|VRAM))\b`)
-	gpuNamedRE    = regexp.MustCompile(`(?i)\b(\d+\s?[x×]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?|(?:NVIDIA\s+)?(?:A100|H100|H200|H20|B200|GB200|A10G|A10|A30|A40|A6000|L40S|L40|L4|T4|V100|P100)|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*(\d{2,3})\s?GB)?`)
+	gpuNamedRE    = regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?|(?:NVIDIA\s+)?(?:A100|H100|H200|H20|B200|GB200|A10G|A10|A30|A40|A6000|L40S|L40|L4|T4|V100|P100)|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*(\d{2,3})\s?GB)?`)
 )
 
 // extractGPUs finds accelerators with their memory where the post says it.
@@ -254,8 +262,26 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 				add(v)
 			}
 		}
-		if len(c.Args) > 0 && looksLikeModel(c.Args[0]) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0])) {
 			add(c.Args[0])
+		}
+	}
+	// Other tools (lmdeploy, scripts) name local model directories too.
+	for _, c := range cmds {
+		if s.program(c.Program) != nil {
+			continue
+		}
+		for _, a := range c.Args {
+			if looksLikePath(a) {
+				add(a)
+				break
+			}
+		}
+	}
+	// Engine-argument dumps and Python calls: model='...' / model="...".
+	for _, m := range modelKwargRE.FindAllStringSubmatch(doc.scanText(), 4) {
+		if looksLikeModel(m[1]) || looksLikePath(m[1]) {
+			add(m[1])
 		}
 	}
 	text := doc.scanText()
@@ -280,6 +306,15 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		out = out[:8]
 	}
 	return out
+}
+
+var modelKwargRE = regexp.MustCompile(`\bmodel\s*=\s*['"]([^'"\s]{3,200})['"]`)
+
+// looksLikePath reports whether s is a local model path (a directory or a
+// weights file), which is how many posts name their model.
+func looksLikePath(s string) bool {
+	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")) &&
+		strings.Count(s, "/") >= 2 && !isFileName(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
 }
 
 func looksLikeModel(s string) bool {

@@ -24,6 +24,7 @@ var (
 	cudaErrRE     = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
 	hipErrRE      = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
 	ncclErrRE     = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	quotedErrRE   = regexp.MustCompile(`["“'` + "`" + `]\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^"”'` + "`" + `]{3,300})["”'` + "`" + `]`)
 	watchdogRE    = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
 	notFoundRE    = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
 	fatalPyRE     = regexp.MustCompile(`^Fatal Python error: (.+)$`)
@@ -51,6 +52,16 @@ func extractErrors(doc *document) []ErrorInfo {
 	if doc.title != "" {
 		// Titles are often the error itself: "ValueError: LoRA rank 32 ...".
 		lines = append(lines, doc.title)
+	}
+	// An error quoted inside a sentence, in a code span or quotes: "it
+	// keeps giving me `RuntimeError: ...`".
+	for _, span := range doc.inline {
+		lines = append(lines, strings.Split(span, "\n")...)
+	}
+	for _, l := range doc.prose {
+		for _, m := range quotedErrRE.FindAllStringSubmatch(l, 4) {
+			lines = append(lines, m[1])
+		}
 	}
 	var out []ErrorInfo
 	seen := map[string]int{}

@@ -11,7 +11,7 @@ import (
 func Extract(p Post, s *Schema) (Facts, error) {
 	doc, truncated := readPost(p)
 	f := Facts{}
-	f.Commands = extractCommands(doc, s)
+	f.Commands, f.MentionedFlags = extractCommands(doc, s)
 	f.Errors = extractErrors(doc)
 	f.Versions = extractVersions(doc, f.Commands)
 	f.Platform = extractPlatform(doc, f.Versions)

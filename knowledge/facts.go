@@ -19,6 +19,9 @@ type Facts struct {
 	Models   []string `json:"models"`
 	OS       string   `json:"os,omitempty"`
 	Python   string   `json:"python,omitempty"`
+	// MentionedFlags are flags named outside any command line, e.g. "with
+	// `--tool-call-parser hermes`" in a sentence.
+	MentionedFlags map[string]string `json:"mentioned_flags,omitempty"`
 	// Env holds environment variables the post sets (on a command line or
 	// in an export), e.g. NCCL_P2P_DISABLE=1.
 	Env map[string]string `json:"env,omitempty"`
@@ -42,7 +45,8 @@ type Command struct {
 	// Via names the wrapper that ran this command, e.g. "docker" for the
 	// entrypoint of a vllm/vllm-openai container.
 	Via string `json:"via,omitempty"`
-	Raw string `json:"-"`
+	// pos is the command's byte offset in the post (-1 in the title).
+	pos int
 }
 
 // ErrorInfo is one error found in the post.
@@ -72,13 +76,27 @@ type GPU struct {
 	Count     int     `json:"count,omitempty"`
 }
 
-// MainCommand returns the first command of a program the schema knows
-// (vllm rather than pip or nvidia-smi), or the first command at all.
+// MainCommand returns the command the post is about: a command in the
+// title if there is one, else, among commands of programs the schema knows
+// (vllm rather than pip), the one with the most flags — the later one on a
+// tie, since posts tend to end with the attempt that failed — else the
+// first command at all.
 func (f *Facts) MainCommand(s *Schema) *Command {
+	var best *Command
 	for i := range f.Commands {
-		if s.program(f.Commands[i].Program) != nil {
-			return &f.Commands[i]
+		c := &f.Commands[i]
+		if c.pos < 0 && s.program(c.Program) != nil {
+			return c
 		}
+		if s.program(c.Program) == nil {
+			continue
+		}
+		if best == nil || len(c.Flags) >= len(best.Flags) {
+			best = c
+		}
+	}
+	if best != nil {
+		return best
 	}
 	if len(f.Commands) > 0 {
 		return &f.Commands[0]
@@ -94,7 +112,8 @@ func (f *Facts) Flag(name string) (string, bool) {
 			return v, true
 		}
 	}
-	return "", false
+	v, ok := f.MentionedFlags[name]
+	return v, ok
 }
 
 // Version returns the version of the main package (vllm unless the post

@@ -54,6 +54,11 @@ type document struct {
 	inline []string
 	prose  []string
 	scan   string // memoised scanText
+	// src is the normalised body, used to order commands by position.
+	src string
+	// titleSpans are code spans (or the whole title when it starts with a
+	// program) of the topic title.
+	titleSpans []string
 }
 
 // scanLimit bounds the text searched by whole-text scanners (platform,
@@ -116,10 +121,16 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdown(body)
 	}
 	doc.title = strings.TrimSpace(p.Title)
+	doc.src = body
+	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
+		doc.titleSpans = append(doc.titleSpans, m[1])
+	}
 	return doc, truncated
 }
 
 var markdown = goldmark.New()
+
+var titleSpanRE = regexp.MustCompile("`([^`]+)`")
 
 func readMarkdown(src string) *document {
 	doc := &document{}
