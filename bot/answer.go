@@ -4,38 +4,67 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
 // Answerer runs the whole answer pipeline for one post: extract facts,
-// fetch full-text candidates from the knowledge base, rank, decide and
-// compose. It is the one path every trigger (new topic, @mention, sweep)
-// takes to produce a reply.
+// find candidates in an in-memory index of the knowledge base, rank,
+// decide and compose. It is the one path every trigger (new topic,
+// @mention, sweep) takes to produce a reply.
+//
+// The index is built when the Answerer is made; call Reload after the
+// knowledge base changes. An Answerer is safe for concurrent use.
 type Answerer struct {
 	DB     *store.DB
 	Engine knowledge.Engine
-	// Candidates bounds how many full-text candidates are ranked.
-	Candidates int
+	// Candidates bounds how many candidates are ranked, and Curated how
+	// many curated entries are added beyond them.
+	Candidates, Curated int
+
+	index *knowledge.Index
 }
 
 // NewAnswerer returns an Answerer over db using the program schemas stored
-// with its packs and the default thresholds.
+// with its packs and the default thresholds, with its index built.
 func NewAnswerer(ctx context.Context, db *store.DB, botName string) (*Answerer, error) {
-	schema, err := db.Schema(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("bot: load schemas: %w", err)
-	}
-	return &Answerer{
+	a := &Answerer{
 		DB: db,
 		Engine: knowledge.Engine{
-			Schema:     schema,
 			Thresholds: knowledge.DefaultThresholds(),
 			Compose:    knowledge.ComposeOptions{BotName: botName},
 		},
-		Candidates: 60,
-	}, nil
+		Candidates: 50,
+		Curated:    20,
+	}
+	if err := a.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Reload re-reads the schemas and rebuilds the index from the store.
+func (a *Answerer) Reload(ctx context.Context) error {
+	schema, err := a.DB.Schema(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: load schemas: %w", err)
+	}
+	b := knowledge.NewIndexBuilder()
+	err = a.DB.EachEntry(ctx, func(rowid int64, e *knowledge.Entry) error {
+		if rowid > math.MaxInt32 {
+			return fmt.Errorf("bot: row id %d too large for the index", rowid)
+		}
+		b.Add(int32(rowid), e)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bot: build index: %w", err)
+	}
+	a.Engine.Schema = schema
+	a.index = b.Build()
+	return nil
 }
 
 // Answer answers one post. A truncated post is still answered from the
@@ -45,10 +74,20 @@ func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answ
 	if err != nil && !errors.Is(err, knowledge.ErrTruncated) {
 		return knowledge.Answer{}, fmt.Errorf("bot: extract: %w", err)
 	}
-	terms := knowledge.SearchTerms(p.Title, &f)
-	cands, err := a.DB.SearchKB(ctx, terms, a.Candidates)
+	hits := a.index.Search(knowledge.PostKeys(p, &f), a.Candidates, a.Curated)
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = int64(h.ID)
+	}
+	entries, err := a.DB.EntriesByRowID(ctx, ids)
 	if err != nil {
-		return knowledge.Answer{}, fmt.Errorf("bot: search knowledge base: %w", err)
+		return knowledge.Answer{}, fmt.Errorf("bot: read candidates: %w", err)
+	}
+	cands := make([]knowledge.Candidate, 0, len(hits))
+	for _, h := range hits {
+		if e, ok := entries[int64(h.ID)]; ok { // absent if deleted since Reload
+			cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score})
+		}
 	}
 	return a.Engine.Answer(p, f, cands), nil
 }

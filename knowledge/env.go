@@ -246,7 +246,7 @@ var notModelOrgs = map[string]bool{
 func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	var out []string
 	add := func(m string) {
-		m = strings.Trim(m, ".,;:'\"`)")
+		m = strings.TrimRight(strings.Trim(m, "'\"`"), ".,;:)")
 		if m == "" || contains(out, m) {
 			return
 		}

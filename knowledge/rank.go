@@ -330,17 +330,39 @@ var stopwords = map[string]bool{
 	"from": true, "when": true, "can": true, "you": true, "i": true, "my": true, "n": true,
 }
 
+// tokenSet returns the lower-cased words of s (a letter then letters,
+// digits or underscores), without stopwords. It is hand-written because it
+// runs for every symptom of every candidate.
 func tokenSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range wordRE.FindAllString(s, 200) {
-		w = strings.ToLower(w)
-		if stopwords[w] || w == "<n>" || w == "<path>" || w == "<hex>" {
+	n := 0
+	for i := 0; i < len(s) && n < 200; {
+		c := s[i]
+		if !isLetter(c) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (isLetter(s[j]) || s[j] >= '0' && s[j] <= '9' || s[j] == '_') {
+			j++
+		}
+		// A word glued to a preceding digit ("0xdead", "8x") is an id.
+		if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			i = j
+			continue
+		}
+		w := strings.ToLower(s[i:j])
+		i = j
+		n++
+		if stopwords[w] {
 			continue
 		}
 		out[w] = true
 	}
 	return out
 }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // containment is the share of the symptom's tokens found in the post's
 // signature, damped when the symptom is much shorter than the signature
@@ -377,6 +399,7 @@ func newPostTokens(text string) postTokens {
 	for _, fl := range flagMentionRE.FindAllString(text, 256) {
 		pt.flags[normFlag(fl)] = true
 	}
+
 	return pt
 }
 

@@ -297,3 +297,66 @@ func (d *DB) Stats(ctx context.Context) (KBStats, error) {
 	}
 	return st, rows.Err()
 }
+
+// EachEntry calls fn for every entry with its row id, in row-id order,
+// streaming so that memory stays flat in the size of the knowledge base.
+func (d *DB) EachEntry(ctx context.Context, fn func(rowid int64, e *knowledge.Entry) error) error {
+	rows, err := d.db.QueryContext(ctx, "SELECT rowid, data FROM kb_entries ORDER BY rowid")
+	if err != nil {
+		return fmt.Errorf("store: scan entries: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return fmt.Errorf("store: scan entries: %w", err)
+		}
+		e, err := decodeEntry(data)
+		if err != nil {
+			return err
+		}
+		if err := fn(id, e); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: scan entries: %w", err)
+	}
+	return nil
+}
+
+// EntriesByRowID returns the entries with the given row ids; ids that no
+// longer exist are absent from the map.
+func (d *DB) EntriesByRowID(ctx context.Context, ids []int64) (map[int64]knowledge.Entry, error) {
+	out := make(map[int64]knowledge.Entry, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	q := "SELECT rowid, data FROM kb_entries WHERE rowid IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := d.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: read entries: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var data string
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, fmt.Errorf("store: read entries: %w", err)
+		}
+		e, err := decodeEntry(data)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = *e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: read entries: %w", err)
+	}
+	return out, nil
+}

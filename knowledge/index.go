@@ -1,0 +1,270 @@
+package knowledge
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Index is an in-memory inverted index over the structured keys of
+// entries — flags, exception classes, topic tags, model families, and the
+// words of titles and symptoms — used to find candidates for a post in
+// microseconds however large the knowledge base is. Entries are
+// identified by the caller's integer ids (the store's row ids).
+//
+// An Index is immutable once built and safe for concurrent use.
+type Index struct {
+	postings map[string][]int32
+	n        int
+	maxID    int32
+	curated  map[int32]bool
+	pool     sync.Pool // *[]float64 score arrays of length maxID+1
+}
+
+// IndexBuilder accumulates entries for an Index.
+type IndexBuilder struct {
+	postings map[string][]int32
+	n        int
+	maxID    int32
+	curated  map[int32]bool
+}
+
+// NewIndexBuilder returns an empty builder.
+func NewIndexBuilder() *IndexBuilder {
+	return &IndexBuilder{postings: map[string][]int32{}, curated: map[int32]bool{}}
+}
+
+// Add indexes one entry under id.
+func (b *IndexBuilder) Add(id int32, e *Entry) {
+	b.n++
+	b.maxID = max(b.maxID, id)
+	if e.Curated() {
+		b.curated[id] = true
+	}
+	for _, k := range EntryKeys(e) {
+		b.postings[k] = append(b.postings[k], id)
+	}
+}
+
+// Build returns the index; the builder must not be used afterwards.
+func (b *IndexBuilder) Build() *Index {
+	return &Index{postings: b.postings, n: b.n, maxID: b.maxID, curated: b.curated}
+}
+
+// Len returns the number of indexed entries.
+func (x *Index) Len() int { return x.n }
+
+// Key prefixes and their weights in candidate scoring.
+var keyWeights = map[byte]float64{
+	'f': 2.0, // flag or environment variable
+	'e': 2.5, // exception class
+	'g': 1.0, // topic tag
+	'm': 1.5, // model family
+	't': 1.0, // title word
+	's': 1.2, // symptom word
+	'b': 0.5, // word of the summary, advice or the head of the body
+}
+
+// maxBodyIndex bounds how much of an entry's free text is indexed: the
+// head of an imported issue carries its command and error; the rest is log.
+const maxBodyIndex = 2 << 10
+
+// EntryKeys returns the index keys of an entry, each prefixed by its kind
+// ("f:--cpu-offload-gb", "e:outofmemoryerror", "t:offload").
+func EntryKeys(e *Entry) []string {
+	seen := map[string]bool{}
+	var keys []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, f := range e.Flags {
+		name, _, _ := strings.Cut(f, " ")
+		name, _, _ = strings.Cut(name, "=")
+		add("f:" + strings.ToLower(name))
+	}
+	for _, sym := range e.Symptoms {
+		if class, msg := splitSymptom(sym); class != "" {
+			add("e:" + strings.ToLower(lastDotted(class)))
+			for w := range tokenSet(msg) {
+				add("s:" + w)
+			}
+		} else {
+			for w := range tokenSet(sym) {
+				add("s:" + w)
+			}
+		}
+	}
+	for _, t := range e.Tags {
+		add("g:" + strings.ToLower(t))
+	}
+	for _, m := range e.Models {
+		if k := squash(m); len(k) >= 3 {
+			add("m:" + k)
+		}
+	}
+	for w := range tokenSet(e.Title) {
+		add("t:" + w)
+	}
+	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body
+	if len(body) > maxBodyIndex {
+		body = body[:maxBodyIndex]
+	}
+	for w := range tokenSet(body) {
+		add("b:" + w)
+	}
+	return keys
+}
+
+// PostKeys returns the index keys a post's facts, title and text ask for.
+func PostKeys(p Post, f *Facts) []string {
+	title := p.Title
+	seen := map[string]bool{}
+	var keys []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, c := range f.Commands {
+		for k := range c.Flags {
+			add("f:" + k)
+		}
+	}
+	for k := range f.MentionedFlags {
+		add("f:" + k)
+	}
+	for k := range f.Env {
+		add("f:" + strings.ToLower(k))
+	}
+	for i, e := range f.Errors {
+		if i == 3 {
+			break
+		}
+		add("e:" + strings.ToLower(lastDotted(e.Type)))
+		for w := range tokenSet(e.Message) {
+			add("s:" + w)
+		}
+	}
+	for _, t := range f.Topics {
+		add("g:" + t)
+	}
+	for _, m := range f.Models {
+		_, name, ok := strings.Cut(m, "/")
+		if !ok {
+			name = m
+		}
+		// Model families are matched by prefix of the squashed name.
+		sq := squash(name)
+		for n := 3; n <= len(sq) && n <= 16; n++ {
+			add("m:" + sq[:n])
+		}
+	}
+	for w := range tokenSet(title) {
+		add("t:" + w)
+		add("s:" + w)
+		add("b:" + w)
+	}
+	if f.Intent != "" {
+		for w := range tokenSet(f.Intent) {
+			add("b:" + w)
+		}
+	}
+	for fl := range settingFlags(p.Body) {
+		add("f:" + fl)
+	}
+	return keys
+}
+
+// Hit is a candidate id with its index score.
+type Hit struct {
+	ID    int32
+	Score float64
+}
+
+// maxPostingScan bounds the work per key: a key carried by more than this
+// many entries says little (its IDF is near zero) and is skipped.
+const maxPostingScan = 1 << 15
+
+// Search scores every entry sharing a key with the post by the summed
+// IDF-weighted keys and returns the best k, plus the best curated entries
+// up to kc more, best first. Curated entries are few and precise; taking
+// them apart keeps thousands of noisy imports from crowding them out.
+func (x *Index) Search(keys []string, k, kc int) []Hit {
+	if x == nil || x.n == 0 || k <= 0 {
+		return nil
+	}
+	sp, _ := x.pool.Get().(*[]float64)
+	if sp == nil {
+		s := make([]float64, x.maxID+1)
+		sp = &s
+	}
+	scores := *sp
+	var touched []int32
+	for _, key := range keys {
+		post := x.postings[key]
+		if len(post) == 0 || len(post) > maxPostingScan && len(post) > x.n/4 {
+			continue
+		}
+		idf := math.Log(1 + float64(x.n)/float64(len(post)))
+		w := keyWeights[key[0]] * idf
+		for _, id := range post {
+			if scores[id] == 0 {
+				touched = append(touched, id)
+			}
+			scores[id] += w
+		}
+	}
+	hits := make([]Hit, 0, len(touched))
+	for _, id := range touched {
+		hits = append(hits, Hit{id, scores[id]})
+		scores[id] = 0
+	}
+	x.pool.Put(sp)
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return int(a.ID - b.ID)
+	})
+	if len(hits) <= k {
+		return hits
+	}
+	out := hits[:k:k]
+	for _, h := range hits[k:] {
+		if kc == 0 {
+			break
+		}
+		if x.curated[h.ID] {
+			out = append(out, h)
+			kc--
+		}
+	}
+	return out
+}
+
+// settingRE matches snake_case setting names (gpu_memory_utilization,
+// max_model_len): in prose and Python they name the same settings as the
+// command-line flags --gpu-memory-utilization and --max-model-len.
+var settingRE = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+){1,5}\b`)
+
+// settingFlags returns the flags named as snake_case settings in the first
+// part of a post.
+func settingFlags(body string) map[string]bool {
+	if len(body) > scanLimit {
+		body = body[:scanLimit]
+	}
+	out := map[string]bool{}
+	for _, m := range settingRE.FindAllString(body, 200) {
+		out["--"+strings.ReplaceAll(m, "_", "-")] = true
+	}
+	return out
+}
