@@ -106,8 +106,6 @@ var expected = map[string]struct {
 }{
 	"oom-rocm-offload.md": {knowledge.DecisionReply, []string{"vllm-project/vllm#51396", "https://docs.vllm.ai/en/stable/api/vllm/config/cache/"}},
 	"kv-cache-maxlen.md":  {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}},
-	// Below the reply threshold calibrated on the vllm-dev cases (the right
-	// entries rank first, but the evidence is thin): Herald stays silent.
 	"nccl-hang.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#5484"}},
 	"docker-shm.md":           {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/serving/deploying_with_docker.html"}},
 	"tool-choice.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9986"}},
@@ -123,15 +121,15 @@ var expected = map[string]struct {
 	"unrelated-question.md":   {knowledge.DecisionAbstain, nil},
 	"cooked-oom.html":         {knowledge.DecisionReply, []string{"vllm-project/vllm#15598"}},
 	"cooked-rocm-radeon.html": {knowledge.DecisionReply, []string{"vllm-project/vllm#3040"}},
-	"cooked-tool-parser.html": {knowledge.DecisionAbstain, nil},
-	"structured-output.md":    {knowledge.DecisionAbstain, nil},
+	"cooked-tool-parser.html": {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/features/tool_calling/"}},
+	"structured-output.md":    {knowledge.DecisionReply, []string{"vllm-project/vllm#13038"}},
 	"multi-image.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9739"}},
 	"go-panic.md":             {knowledge.DecisionAbstain, nil},
 	"rust-panic.md":           {knowledge.DecisionAbstain, nil},
 	"command-not-found.md":    {knowledge.DecisionAbstain, nil},
 	"cpp-hip.md":              {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/getting_started/amd-installation.html"}},
 	"chained-causes.md":       {knowledge.DecisionReply, []string{"vllm-project/vllm#13579"}},
-	"continuation-env.md":     {knowledge.DecisionAbstain, nil},
+	"continuation-env.md":     {knowledge.DecisionReply, []string{"vllm-project/vllm#5484"}},
 }
 
 func TestAnswerGolden(t *testing.T) {

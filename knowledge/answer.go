@@ -21,13 +21,15 @@ type Engine struct {
 	// MaxMatches bounds Answer.Matches (the citations are always among
 	// them); 0 means 10.
 	MaxMatches int
+
+	memo symptomMemo
 }
 
 // Answer ranks the candidates for a post whose facts were already
 // extracted, decides, and composes the reply.
 func (e *Engine) Answer(p Post, f Facts, cands []Candidate) Answer {
 	text := p.Title + "\n" + p.Body
-	ranked := Rank(&f, text, cands)
+	ranked := rank(&e.memo, &f, text, cands)
 	decision, conf, cited := Decide(p.Title, p.Body, &f, ranked, e.Thresholds)
 	n := e.MaxMatches
 	if n == 0 {

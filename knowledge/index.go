@@ -220,35 +220,32 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 			scores[id] += w
 		}
 	}
-	hits := make([]Hit, 0, len(touched))
+	// Keep the best k overall and the best kc curated ones with two
+	// bounded heaps instead of sorting every touched entry.
+	top := newHitHeap(k)
+	cur := newHitHeap(kc)
 	for _, id := range touched {
-		hits = append(hits, Hit{id, scores[id]})
+		h := Hit{id, scores[id]}
 		scores[id] = 0
+		if x.curated[id] {
+			// A curated entry pushed out of (or never in) the top k may
+			// still be among the best curated ones.
+			cur.offer(h)
+		}
+		top.offer(h)
 	}
 	x.pool.Put(sp)
-	slices.SortFunc(hits, func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return int(a.ID - b.ID)
-	})
-	if len(hits) <= k {
-		return hits
+	hits := top.sorted()
+	seen := make(map[int32]bool, len(hits))
+	for _, h := range hits {
+		seen[h.ID] = true
 	}
-	out := hits[:k:k]
-	for _, h := range hits[k:] {
-		if kc == 0 {
-			break
-		}
-		if x.curated[h.ID] {
-			out = append(out, h)
-			kc--
+	for _, h := range cur.sorted() {
+		if !seen[h.ID] {
+			hits = append(hits, h)
 		}
 	}
-	return out
+	return hits
 }
 
 // settingRE matches snake_case setting names (gpu_memory_utilization,
@@ -266,5 +263,67 @@ func settingFlags(body string) map[string]bool {
 	for _, m := range settingRE.FindAllString(body, 200) {
 		out["--"+strings.ReplaceAll(m, "_", "-")] = true
 	}
+	return out
+}
+
+// hitHeap keeps the best n hits offered (a min-heap on score).
+type hitHeap struct {
+	n int
+	h []Hit
+}
+
+func newHitHeap(n int) *hitHeap { return &hitHeap{n: n, h: make([]Hit, 0, n)} }
+
+// worse reports whether a ranks below b (lower score, then higher id).
+func worse(a, b Hit) bool { return a.Score < b.Score || a.Score == b.Score && a.ID > b.ID }
+
+func (q *hitHeap) offer(h Hit) {
+	if q.n == 0 {
+		return
+	}
+	if len(q.h) < q.n {
+		q.h = append(q.h, h)
+		for i := len(q.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !worse(q.h[i], q.h[p]) {
+				break
+			}
+			q.h[i], q.h[p] = q.h[p], q.h[i]
+			i = p
+		}
+		return
+	}
+	if !worse(q.h[0], h) {
+		return
+	}
+	q.h[0] = h
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(q.h) && worse(q.h[l], q.h[m]) {
+			m = l
+		}
+		if r < len(q.h) && worse(q.h[r], q.h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		q.h[i], q.h[m] = q.h[m], q.h[i]
+		i = m
+	}
+}
+
+// sorted returns the kept hits, best first.
+func (q *hitHeap) sorted() []Hit {
+	out := append([]Hit(nil), q.h...)
+	slices.SortFunc(out, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
 	return out
 }

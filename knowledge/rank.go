@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Candidate is an entry proposed by full-text search, with its text
@@ -63,6 +64,10 @@ var genericClasses = map[string]bool{
 // first. postText is the post's title and body, used to check described
 // symptoms and flags named outside a command line.
 func Rank(f *Facts, postText string, cands []Candidate) []Match {
+	return rank(&symptomMemo{}, f, postText, cands)
+}
+
+func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate) []Match {
 	maxText := 0.0
 	for _, c := range cands {
 		maxText = math.Max(maxText, c.TextScore)
@@ -77,7 +82,7 @@ func Rank(f *Facts, postText string, cands []Candidate) []Match {
 	sigs := postSignatures(f)
 	out := make([]Match, 0, len(cands))
 	for _, c := range cands {
-		m := scoreEntry(f, pt, sigs, vllmVer, c, maxText)
+		m := scoreEntry(memo, f, pt, sigs, vllmVer, c, maxText)
 		out = append(out, m)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -101,12 +106,12 @@ func postSignatures(f *Facts) []postSig {
 		if i == 4 {
 			break
 		}
-		out = append(out, postSig{class: e.Type, tokens: tokenSet(Signature("", e.Message)), sig: e.Signature})
+		out = append(out, postSig{class: e.Type, tokens: tokenSet(e.Message), sig: e.Signature})
 	}
 	return out
 }
 
-func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) Match {
+func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) Match {
 	e := c.Entry
 	m := Match{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
 	pos, neg := 0.0, 0.0
@@ -135,9 +140,17 @@ func scoreEntry(f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candida
 	// Error signatures and classes.
 	bestSim, bestSym, classHit := 0.0, "", ""
 	for _, sym := range e.Symptoms {
-		symClass, symMsg := splitSymptom(sym)
-
-		symTokens := tokenSet(Signature("", symMsg))
+		info := memo.get(sym)
+		symClass := info.class
+		if symClass == "" {
+			// A described symptom: count it when most of its words appear
+			// in the post.
+			if cov, n := pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && m.Evidence["symptom"] == 0 {
+				add("symptom", wSymptomText*cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
+			}
+			continue
+		}
+		symTokens := info.tokens
 		for _, ps := range sigs {
 			sameClass := symClass != "" && sameException(symClass, ps.class)
 			if sameClass && !genericClasses[lastDotted(ps.class)] && classHit == "" {
@@ -293,6 +306,41 @@ var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]{2,}$`)
 
 func isEnvName(s string) bool { return envNameRE.MatchString(s) }
 
+// symptomInfo is a symptom prepared for comparison.
+type symptomInfo struct {
+	class  string
+	tokens map[string]bool // words of the message (class excluded)
+}
+
+// symptomMemo memoises symptom preparation: the same symptom texts recur
+// across candidates and posts. It empties itself when it grows past
+// symptomMemoMax, which bounds memory however large the knowledge base is.
+// The zero value is ready to use and safe for concurrent use.
+type symptomMemo struct {
+	mu sync.Mutex
+	m  map[string]symptomInfo
+}
+
+const symptomMemoMax = 50_000
+
+func (sm *symptomMemo) get(sym string) symptomInfo {
+	sm.mu.Lock()
+	info, ok := sm.m[sym]
+	sm.mu.Unlock()
+	if ok {
+		return info
+	}
+	class, msg := splitSymptom(sym)
+	info = symptomInfo{class: class, tokens: tokenSet(msg)}
+	sm.mu.Lock()
+	if sm.m == nil || len(sm.m) >= symptomMemoMax {
+		sm.m = make(map[string]symptomInfo)
+	}
+	sm.m[sym] = info
+	sm.mu.Unlock()
+	return info
+}
+
 // splitSymptom splits "pkg.Class: message" into class and message; a
 // described symptom returns an empty class.
 func splitSymptom(sym string) (class, msg string) {
@@ -395,7 +443,9 @@ func newPostTokens(text string) postTokens {
 	if len(text) > MaxPostBytes {
 		text = text[:MaxPostBytes]
 	}
-	pt := postTokens{words: tokenSet(text), flags: map[string]bool{}, raw: text}
+	// Words for symptom checks leave out flag names: a command's
+	// --enable-auto-tool-choice does not describe a tool-choice error.
+	pt := postTokens{words: tokenSet(flagMentionRE.ReplaceAllString(text, " ")), flags: map[string]bool{}, raw: text}
 	for _, fl := range flagMentionRE.FindAllString(text, 256) {
 		pt.flags[normFlag(fl)] = true
 	}
@@ -408,8 +458,7 @@ func (pt postTokens) hasWord(w string) bool { return pt.words[w] }
 func (pt postTokens) hasRaw(s string) bool  { return strings.Contains(pt.raw, s) }
 
 // coverage is the share of a described symptom's words found in the post.
-func (pt postTokens) coverage(sym string) (float64, int) {
-	toks := tokenSet(sym)
+func (pt postTokens) coverage(toks map[string]bool) (float64, int) {
 	if len(toks) == 0 {
 		return 0, 0
 	}
