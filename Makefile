@@ -21,8 +21,16 @@ demo:
 vet:
 	$(GO) vet -tags $(TAGS) ./...
 
-bench:
-	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./knowledge/ ./bot/
+# Quick versions of the measurements; see README "Benchmarks" for the full
+# runs. SHARED points at the read-only shared folder beside the repository.
+SHARED ?= ../shared
+bench: build
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -short ./knowledge/ ./bot/
+	bin/herald bench speed --sizes 1000,10000 --posts 100
+	@if [ -f $(SHARED)/bench/vllm-dev/cases.jsonl ]; then \
+		bin/herald bench cases $(SHARED)/bench/vllm-dev/cases.jsonl; \
+		bin/herald bench semeval $(SHARED)/bench/semeval-cqa-subtaskB; \
+	else echo "skipping bench cases/semeval: $(SHARED)/bench not found"; fi
 
 # Run each fuzz target for FUZZTIME (default 20s).
 FUZZTIME ?= 20s

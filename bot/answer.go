@@ -25,7 +25,11 @@ type Answerer struct {
 	Candidates, Curated int
 
 	index *knowledge.Index
+	cache *entryCache
 }
+
+// entryCacheSize bounds the decoded entries kept between posts.
+const entryCacheSize = 4096
 
 // NewAnswerer returns an Answerer over db using the program schemas stored
 // with its packs and the default thresholds, with its index built.
@@ -64,6 +68,7 @@ func (a *Answerer) Reload(ctx context.Context) error {
 	}
 	a.Engine.Schema = schema
 	a.index = b.Build()
+	a.cache = newEntryCache(entryCacheSize)
 	return nil
 }
 
@@ -75,19 +80,28 @@ func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answ
 		return knowledge.Answer{}, fmt.Errorf("bot: extract: %w", err)
 	}
 	hits := a.index.Search(knowledge.PostKeys(p, &f), a.Candidates, a.Curated)
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = int64(h.ID)
+	var missing []int64
+	for _, h := range hits {
+		if _, ok := a.cache.get(int64(h.ID)); !ok {
+			missing = append(missing, int64(h.ID))
+		}
 	}
-	entries, err := a.DB.EntriesByRowID(ctx, ids)
+	read, err := a.DB.EntriesByRowID(ctx, missing)
 	if err != nil {
 		return knowledge.Answer{}, fmt.Errorf("bot: read candidates: %w", err)
 	}
+	for id, e := range read {
+		a.cache.put(id, e)
+	}
 	cands := make([]knowledge.Candidate, 0, len(hits))
 	for _, h := range hits {
-		if e, ok := entries[int64(h.ID)]; ok { // absent if deleted since Reload
-			cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score})
+		e, ok := read[int64(h.ID)]
+		if !ok {
+			if e, ok = a.cache.get(int64(h.ID)); !ok {
+				continue // deleted since Reload
+			}
 		}
+		cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score})
 	}
 	return a.Engine.Answer(p, f, cands), nil
 }

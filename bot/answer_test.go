@@ -104,8 +104,8 @@ var expected = map[string]struct {
 	decision knowledge.Decision
 	cites    []string
 }{
-	"oom-rocm-offload.md": {knowledge.DecisionReply, []string{"vllm-project/vllm#51396", "https://docs.vllm.ai/en/stable/api/vllm/config/cache/"}},
-	"kv-cache-maxlen.md":  {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}},
+	"oom-rocm-offload.md":     {knowledge.DecisionReply, []string{"vllm-project/vllm#51396", "https://docs.vllm.ai/en/stable/api/vllm/config/cache/"}},
+	"kv-cache-maxlen.md":      {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}},
 	"nccl-hang.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#5484"}},
 	"docker-shm.md":           {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/serving/deploying_with_docker.html"}},
 	"tool-choice.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9986"}},

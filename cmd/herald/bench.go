@@ -371,8 +371,10 @@ func speedOne(ctx context.Context, pack *knowledge.Pack, n int, posts []knowledg
 		return row, err
 	}
 	row.ImportPerSec = float64(len(entries)) / time.Since(start).Seconds()
-	if st, err := os.Stat(path); err == nil {
-		row.DBSizeMB = float64(st.Size()) / (1 << 20)
+	for _, f := range []string{path, path + "-wal"} {
+		if st, err := os.Stat(f); err == nil {
+			row.DBSizeMB += float64(st.Size()) / (1 << 20)
+		}
 	}
 	a, err := bot.NewAnswerer(ctx, db, "herald")
 	if err != nil {
