@@ -580,9 +580,18 @@ func (s *Server) categoriesHandler(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		cats = append(cats, map[string]any{"id": c.ID, "name": c.Name, "color": "0088CC", "text_color": "FFFFFF",
+			"style_type": "square", "emoji": nil, "icon": nil,
 			"slug": c.Slug, "topic_count": n, "post_count": n, "position": c.ID, "description": nil,
+			"description_text": nil, "description_excerpt": nil,
 			"topic_url": "/t/about-the-" + c.Slug + "-category", "read_restricted": false, "permission": 1,
-			"notification_level": 1, "can_edit": false, "has_children": false})
+			"notification_level": 1, "can_edit": false, "topic_template": nil, "topic_title_placeholder": nil,
+			"has_children": false, "subcategory_count": 0, "sort_order": nil, "sort_ascending": nil,
+			"show_subcategory_list": false, "num_featured_topics": 3, "default_view": nil,
+			"subcategory_list_style": "rows_with_featured_topics", "default_top_period": "all",
+			"default_list_filter": "all", "minimum_required_tags": 0, "navigate_to_first_post_after_read": false,
+			"topics_day": 0, "topics_week": n, "topics_month": n, "topics_year": n, "topics_all_time": n,
+			"subcategory_ids": []int{}, "uploaded_logo": nil, "uploaded_logo_dark": nil,
+			"uploaded_background": nil, "uploaded_background_dark": nil})
 	}
 	if cats == nil {
 		cats = []map[string]any{}
