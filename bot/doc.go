@@ -1,6 +1,21 @@
-// Package bot is Herald's behaviour: it turns posts into answers by running
-// the knowledge engine over the store's knowledge base, and (as it grows)
-// polls the forum, records decisions in the action log and performs them.
+// Package bot is Herald's behaviour. It turns forum posts into answers by
+// running the knowledge engine over the store's knowledge base
+// (Answerer), and runs the long-lived bot (Bot): it polls the forum,
+// decides what to say about each trigger, records every decision in the
+// store's action log, and performs approved actions exactly once.
+//
+// Invariants:
+//   - Decide, then act. Polling only records decisions; the runner is the
+//     one place that writes to the forum.
+//   - A decision and the cursor that passed its trigger commit in one
+//     transaction, and decisions are keyed (reply:<topic>:<post>), so no
+//     trigger is lost or decided twice across crashes.
+//   - Before posting, the runner marks the action as sending and re-reads
+//     the live topic; every reply carries its key in an invisible marker,
+//     so a crash between posting and recording is repaired by finding the
+//     marker instead of posting again.
+//   - Shadow mode (the default) posts nothing; the store's pause switch
+//     and the configured budgets are checked before every write.
 //
 // Dependencies point one way: bot uses discourse, knowledge and store;
 // nothing imports bot. It talks neither SQL nor HTTP itself.

@@ -28,10 +28,7 @@ func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxReplyChars
 	}
-	bot := sanitizeName(opts.BotName)
-	if bot == "" {
-		bot = "herald"
-	}
+	bot := opts.BotName
 	var sections []string
 	sections = append(sections, diagnosis(f, cited))
 	if n := workedNumbers(f, cited); n != "" {
@@ -42,12 +39,12 @@ func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 		sections = append(sections, t)
 	}
 	sources := sourcesList(cited)
-	footer := fmt.Sprintf("<sub>I'm Herald, an automated helper, and I can be wrong. Reply here mentioning `@%s` for a follow-up, e.g. with the full log or what you tried.</sub>", bot)
+	footer := Footer(bot)
 
 	// Fit the budget: drop optional sections from the end, never the
 	// diagnosis, the sources or the footer.
 	for {
-		out := strings.Join(sections, "\n\n") + "\n\n" + sources + "\n\n---\n" + footer + "\n"
+		out := strings.Join(sections, "\n\n") + "\n\n" + sources + "\n\n" + footer + "\n"
 		if len(out) <= opts.MaxChars || len(sections) <= 1 {
 			if len(out) > opts.MaxChars {
 				out = truncate(out, opts.MaxChars-len("…"))
@@ -57,6 +54,19 @@ func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 		sections = sections[:len(sections)-1]
 	}
 }
+
+// Footer is the last line of every reply: who wrote it and how to ask for
+// a follow-up (the bot's name in a code span, so it mentions nobody).
+func Footer(botName string) string {
+	bot := sanitizeName(botName)
+	if bot == "" {
+		bot = "herald"
+	}
+	return fmt.Sprintf("---\n<sub>I'm Herald, an automated helper, and I can be wrong. Reply here mentioning `@%s` for a follow-up, e.g. with the full log or what you tried.</sub>", bot)
+}
+
+// Code renders untrusted text as one safe inline code span (see code).
+func Code(s string) string { return code(s) }
 
 func diagnosis(f *Facts, cited []Match) string {
 	var b strings.Builder

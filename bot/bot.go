@@ -1,0 +1,186 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+// Mode says what the bot may post.
+type Mode string
+
+// Modes.
+const (
+	// ModeShadow decides and logs, posts nothing (the default).
+	ModeShadow Mode = "shadow"
+	// ModeQueue puts every reply in the approval queue.
+	ModeQueue Mode = "queue"
+	// ModeAuto posts confident replies, queues the rest.
+	ModeAuto Mode = "auto"
+)
+
+// Options are the bot's policy. The zero value is completed by defaults.
+type Options struct {
+	Username string // the bot's own forum account
+	Mode     Mode
+	// Whisper posts replies as staff-only whispers.
+	Whisper bool
+	// AutoPost is the confidence at or above which auto mode posts
+	// without approval; QueueFloor the confidence below which a draft is
+	// dropped (the reason kept) instead of queued.
+	AutoPost, QueueFloor float64
+	// Categories limits new-topic triage to these category ids (empty:
+	// all); ExcludeCategories are never triaged.
+	Categories, ExcludeCategories []int
+	// MinTrustLevel skips posters below it; SkipStaff skips staff posts.
+	MinTrustLevel int
+	SkipStaff     bool
+	// SkipTags: topics carrying one of these tags are left alone.
+	SkipTags []string
+	// IgnoreUsers are other bots and system accounts never answered.
+	IgnoreUsers []string
+	// MaxPerTopic bounds bot posts in one topic; HourlyBudget bounds bot
+	// posts per hour overall.
+	MaxPerTopic, HourlyBudget int
+	// Backfill, on the first start, triages topics created this long ago
+	// instead of starting at the newest post.
+	Backfill time.Duration
+	// MaxPages bounds how far back one poll pages (50 posts a page).
+	MaxPages int
+}
+
+func (o *Options) defaults() {
+	if o.Mode == "" {
+		o.Mode = ModeShadow
+	}
+	if o.AutoPost == 0 {
+		o.AutoPost = knowledge.DefaultThresholds().Reply
+	}
+	if o.QueueFloor == 0 {
+		o.QueueFloor = 0.45
+	}
+	if o.MaxPerTopic == 0 {
+		o.MaxPerTopic = 3
+	}
+	if o.HourlyBudget == 0 {
+		o.HourlyBudget = 30
+	}
+	if o.MaxPages == 0 {
+		o.MaxPages = 10
+	}
+	o.IgnoreUsers = append(o.IgnoreUsers, "system", "discobot")
+}
+
+// Bot is the long-running forum bot.
+type Bot struct {
+	client   *discourse.Client
+	db       *store.DB
+	answerer *Answerer
+	opts     Options
+	log      *slog.Logger
+	metrics  *Metrics
+	now      func() time.Time
+	wake     chan struct{}
+}
+
+// New returns a bot. metrics may be nil.
+func New(client *discourse.Client, db *store.DB, a *Answerer, opts Options, log *slog.Logger, metrics *Metrics) (*Bot, error) {
+	opts.defaults()
+	if opts.Username == "" {
+		return nil, errors.New("bot: the bot's username is required")
+	}
+	switch opts.Mode {
+	case ModeShadow, ModeQueue, ModeAuto:
+	default:
+		return nil, fmt.Errorf("bot: unknown mode %q", opts.Mode)
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if metrics == nil {
+		metrics = NewMetrics(nil)
+	}
+	return &Bot{client: client, db: db, answerer: a, opts: opts, log: log.With("component", "bot"),
+		metrics: metrics, now: time.Now, wake: make(chan struct{}, 1)}, nil
+}
+
+// SetClock replaces time.Now (tests).
+func (b *Bot) SetClock(now func() time.Time) { b.now = now }
+
+// Wake asks a running bot to poll now (a webhook arrived); it never blocks.
+func (b *Bot) Wake() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run polls every interval until ctx is done.
+func (b *Bot) Run(ctx context.Context, interval time.Duration) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if err := b.Cycle(ctx); err != nil && ctx.Err() == nil {
+			b.log.Warn("cycle failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		case <-b.wake:
+		}
+	}
+}
+
+// Cycle polls once and performs the approved actions.
+func (b *Bot) Cycle(ctx context.Context) error {
+	perr := b.Poll(ctx)
+	rerr := b.RunActions(ctx)
+	b.updateQueueDepth(ctx)
+	return errors.Join(perr, rerr)
+}
+
+// Paused reports whether staff have paused the bot (herald pause).
+func (b *Bot) Paused(ctx context.Context) (bool, error) {
+	v, err := b.db.Setting(ctx, "paused")
+	return v == "true", err
+}
+
+func (b *Bot) isBot(username string) bool {
+	return strings.EqualFold(username, b.opts.Username) || slices.ContainsFunc(b.opts.IgnoreUsers, func(u string) bool {
+		return strings.EqualFold(u, username)
+	})
+}
+
+func (b *Bot) inScope(categoryID int) bool {
+	if slices.Contains(b.opts.ExcludeCategories, categoryID) {
+		return false
+	}
+	return len(b.opts.Categories) == 0 || slices.Contains(b.opts.Categories, categoryID)
+}
+
+func (b *Bot) countAPIError(err error) {
+	if err == nil {
+		return
+	}
+	var rl *discourse.RateLimitError
+	if errors.As(err, &rl) {
+		b.metrics.RateLimitWaits.Inc()
+		return
+	}
+	b.metrics.APIErrors.Inc()
+}
+
+func (b *Bot) updateQueueDepth(ctx context.Context) {
+	if counts, err := b.db.CountActions(ctx); err == nil {
+		b.metrics.QueueDepth.Set(float64(counts[store.StatePending]))
+	}
+}

@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+// Triggers.
+const (
+	TriggerNewTopic = "new_topic"
+	TriggerMention  = "mention"
+	TriggerReply    = "reply"
+)
+
+// Reply is the payload of a reply action: the draft, why it was made, and
+// where it goes. Staff edits replace Draft and keep the rest.
+type Reply struct {
+	Trigger    string  `json:"trigger"`
+	TopicID    int     `json:"topic_id"`
+	TopicTitle string  `json:"topic_title"`
+	CategoryID int     `json:"category_id"`
+	PostID     int     `json:"post_id"`
+	PostNumber int     `json:"post_number"`
+	Asker      string  `json:"asker"`
+	Draft      string  `json:"draft"`
+	Original   string  `json:"original,omitempty"` // the draft before staff edits
+	Whisper    bool    `json:"whisper,omitempty"`
+	Decision   string  `json:"decision"`
+	Confidence float64 `json:"confidence"`
+	// Question is the post (or thread) the draft answers, for reviewers.
+	Question string            `json:"question,omitempty"`
+	Matches  []knowledge.Match `json:"matches"`
+	Facts    knowledge.Facts   `json:"facts"`
+}
+
+// ActionKey is the idempotency key of a reply to one post.
+func ActionKey(topicID, postID int) string { return fmt.Sprintf("reply:%d:%d", topicID, postID) }
+
+// decision turns an answer into an action for the log, applying the mode
+// and thresholds: what to post, what to queue, what to drop.
+func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans knowledge.Answer, draft string, forced bool) store.Action {
+	r := Reply{
+		Trigger: trigger, TopicID: p.TopicID, TopicTitle: title, CategoryID: p.CategoryID, PostID: p.ID,
+		PostNumber: p.PostNumber, Asker: p.Username, Draft: draft, Whisper: b.opts.Whisper,
+		Decision: string(ans.Decision), Confidence: ans.Confidence, Matches: ans.Matches, Facts: ans.Facts,
+		Question: truncateRunes(p.Raw, 4000),
+	}
+	payload, _ := json.Marshal(r)
+	a := store.Action{Kind: "reply", Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
+		Payload: payload, Confidence: ans.Confidence, Mode: string(b.opts.Mode)}
+	switch {
+	case draft == "":
+		a.State = store.StateDropped
+		a.Reason = dropReason(ans)
+	case b.opts.Mode == ModeShadow:
+		a.State = store.StateShadow
+		a.Reason = "shadow mode"
+	case b.opts.Mode == ModeQueue:
+		a.State = store.StatePending
+		a.Reason = "queue mode"
+	case forced || ans.Decision == knowledge.DecisionReply && ans.Confidence >= b.opts.AutoPost:
+		a.State = store.StateApproved
+		a.Reason = fmt.Sprintf("confidence %.2f ≥ auto-post %.2f", ans.Confidence, b.opts.AutoPost)
+		if forced {
+			a.Reason = "asked directly"
+		}
+	default:
+		a.State = store.StatePending
+		a.Reason = fmt.Sprintf("confidence %.2f below auto-post %.2f", ans.Confidence, b.opts.AutoPost)
+	}
+	return a
+}
+
+func dropReason(ans knowledge.Answer) string {
+	if ans.Decision == knowledge.DecisionIgnore {
+		return "not a support question"
+	}
+	return fmt.Sprintf("confidence %.2f below the queue floor", ans.Confidence)
+}
+
+// draftFor returns the text to post or queue for an answer: the engine's
+// reply, or for an uncertain answer above the queue floor a draft citing
+// its strongest matches, for staff to judge.
+func (b *Bot) draftFor(ans knowledge.Answer) string {
+	switch {
+	case ans.Decision == knowledge.DecisionReply:
+		return ans.Reply
+	case ans.Decision == knowledge.DecisionAbstain && ans.Confidence >= b.opts.QueueFloor && len(ans.Matches) > 0:
+		var cited []knowledge.Match
+		for _, m := range ans.Matches {
+			if m.Structured && m.Score >= 0.5*ans.Matches[0].Score && len(cited) < 3 {
+				cited = append(cited, m)
+			}
+		}
+		if len(cited) == 0 {
+			return ""
+		}
+		return knowledge.Compose(&ans.Facts, cited, b.answerer.Engine.Compose)
+	}
+	return ""
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

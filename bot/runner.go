@@ -1,0 +1,145 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/store"
+)
+
+// marker is the invisible tag every reply carries: an HTML comment with
+// the action key, kept in the post's raw Markdown and absent from its
+// rendering. It lets the runner recognise its own post after a crash.
+func marker(key string) string { return "<!-- herald:" + key + " -->" }
+
+// RunActions performs approved actions, oldest first. It is the only code
+// that writes to the forum.
+func (b *Bot) RunActions(ctx context.Context) error {
+	if paused, err := b.Paused(ctx); err != nil || paused {
+		return err
+	}
+	actions, err := b.db.ListActions(ctx, store.ActionFilter{States: []string{store.StateApproved, store.StateSending}, Oldest: true, Limit: 20})
+	if err != nil {
+		return err
+	}
+	for _, a := range actions {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		stop, err := b.perform(ctx, a)
+		if err != nil {
+			b.log.Warn("action failed", "action_key", a.Key, "err", err)
+		}
+		if stop {
+			return err
+		}
+	}
+	return nil
+}
+
+// perform runs one action; stop asks the runner to end this cycle (rate
+// limited, forum unreachable, budget spent).
+func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error) {
+	var r Reply
+	if err := json.Unmarshal(a.Payload, &r); err != nil {
+		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload: "+err.Error())
+	}
+	// Budgets first: they do not depend on the forum.
+	total, _, err := b.db.DoneSince(ctx, "reply", b.now().Add(-time.Hour), r.TopicID)
+	if err != nil {
+		return true, err
+	}
+	if total >= b.opts.HourlyBudget {
+		b.log.Info("hourly budget spent; waiting", "budget", b.opts.HourlyBudget)
+		return true, nil
+	}
+	// Mark the attempt before touching the forum.
+	attempts, err := b.db.StartAction(ctx, a.ID)
+	if errors.Is(err, store.ErrConflict) {
+		return false, nil // rejected or finished meanwhile
+	}
+	if err != nil {
+		return true, err
+	}
+	// Re-check the live topic right before writing.
+	t, err := b.client.Topic(ctx, r.TopicID)
+	b.countAPIError(err)
+	if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
+		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted or hidden")
+	}
+	if err != nil {
+		return true, b.requeue(ctx, a, err)
+	}
+	posts, err := b.client.AllTopicPosts(ctx, t)
+	b.countAPIError(err)
+	if err != nil {
+		return true, b.requeue(ctx, a, err)
+	}
+	mine := 0
+	for _, p := range posts {
+		if !strings.EqualFold(p.Username, b.opts.Username) {
+			continue
+		}
+		if strings.Contains(p.Raw, marker(a.Key)) {
+			// Posted before a crash (or a lost response): record it.
+			return false, b.finish(ctx, a, store.StateDone, "post:"+strconv.Itoa(p.ID), "")
+		}
+		mine++
+	}
+	switch {
+	case t.Closed || t.Archived:
+		return false, b.finish(ctx, a, store.StateSkipped, "", "topic closed")
+	case !b.inScope(t.CategoryID):
+		return false, b.finish(ctx, a, store.StateSkipped, "", "topic moved out of scope")
+	case r.Trigger == TriggerNewTopic && t.Accepted != nil:
+		return false, b.finish(ctx, a, store.StateSkipped, "", "already solved")
+	case r.Trigger == TriggerNewTopic && mine > 0:
+		return false, b.finish(ctx, a, store.StateSkipped, "", "the bot already answered this topic")
+	case mine >= b.opts.MaxPerTopic:
+		return false, b.finish(ctx, a, store.StateSkipped, "", fmt.Sprintf("the bot has %d posts in this topic (max %d)", mine, b.opts.MaxPerTopic))
+	}
+	if paused, err := b.Paused(ctx); err != nil || paused {
+		return true, b.requeue(ctx, a, errors.New("paused"))
+	}
+	raw := strings.TrimRight(r.Draft, "\n") + "\n\n" + marker(a.Key)
+	p, err := b.client.CreatePost(ctx, discourse.CreatePostRequest{TopicID: r.TopicID, Raw: raw,
+		ReplyToPostNumber: r.PostNumber, Whisper: r.Whisper})
+	b.countAPIError(err)
+	var pending *discourse.PendingError
+	var er *discourse.ErrorResponse
+	switch {
+	case err == nil:
+		b.metrics.RepliesPosted.Inc()
+		b.log.Info("replied", "action_key", a.Key, "topic_id", r.TopicID, "post_id", p.ID, "attempt", attempts)
+		return false, b.finish(ctx, a, store.StateDone, "post:"+strconv.Itoa(p.ID), "")
+	case errors.As(err, &pending):
+		return false, b.finish(ctx, a, store.StateDone, "queued for review by the forum", "")
+	case errors.Is(err, discourse.ErrResponseLost):
+		// Leave it in "sending": the next cycle looks for the marker.
+		return true, err
+	case errors.As(err, &er) && er.StatusCode < 500 && er.StatusCode != 429:
+		return false, b.finish(ctx, a, store.StateFailed, "", err.Error())
+	default:
+		return true, b.requeue(ctx, a, err)
+	}
+}
+
+func (b *Bot) finish(ctx context.Context, a store.Action, state, result, reason string) error {
+	if state != store.StateDone {
+		b.log.Info("action not performed", "action_key", a.Key, "state", state, "reason", reason)
+	}
+	return b.db.FinishAction(ctx, a.ID, state, result, reason)
+}
+
+func (b *Bot) requeue(ctx context.Context, a store.Action, cause error) error {
+	if err := b.db.RetryLater(ctx, a.ID, cause.Error()); err != nil {
+		return errors.Join(cause, err)
+	}
+	return cause
+}
