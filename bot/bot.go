@@ -55,6 +55,9 @@ type Options struct {
 	Backfill time.Duration
 	// MaxPages bounds how far back one poll pages (50 posts a page).
 	MaxPages int
+	// Paused is the kill switch from the config file; the store's
+	// "paused" setting (herald pause) is the one staff flip at run time.
+	Paused bool
 }
 
 func (o *Options) defaults() {
@@ -150,6 +153,9 @@ func (b *Bot) Cycle(ctx context.Context) error {
 
 // Paused reports whether staff have paused the bot (herald pause).
 func (b *Bot) Paused(ctx context.Context) (bool, error) {
+	if b.opts.Paused {
+		return true, nil
+	}
 	v, err := b.db.Setting(ctx, "paused")
 	return v == "true", err
 }

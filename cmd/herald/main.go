@@ -29,6 +29,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 const usage = `herald: a support bot for Discourse forums
 
 Usage:
+  herald demo [--forum-only --listen ADDR --state FILE --api-key KEY]
+  herald run --config config.yaml
+  herald pause|resume --config config.yaml (or --db PATH)
   herald answer [FILE|-] [--title TEXT] [--kb PATH] [--format markdown|json] [--bot NAME]
   herald kb import [--db PATH] SOURCE...   (builtin:vllm, pack.yaml, issues.json, docs-folder)
   herald kb list   [--db PATH] [--kind K] [--source S] [--limit N]
@@ -75,6 +78,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdKB(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return cmdDemo(ctx, args[1:], stdout, stderr)
+	case "pause":
+		return cmdPause(ctx, args[1:], true, stdout, stderr)
+	case "resume":
+		return cmdPause(ctx, args[1:], false, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

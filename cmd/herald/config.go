@@ -1,0 +1,202 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config mirrors config.example.yaml. Load it with loadConfig: defaults,
+// then the YAML (unknown keys are errors), then environment overrides for
+// secrets, then validation.
+type Config struct {
+	Discourse struct {
+		URL               string   `yaml:"url"`
+		APIKey            string   `yaml:"api_key"`
+		Username          string   `yaml:"username"`
+		RequestsPerMinute int      `yaml:"requests_per_minute"`
+		Timeout           Duration `yaml:"timeout"`
+	} `yaml:"discourse"`
+	Bot struct {
+		Mode              string   `yaml:"mode"`
+		PollInterval      Duration `yaml:"poll_interval"`
+		Paused            bool     `yaml:"paused"`
+		Whisper           bool     `yaml:"whisper"`
+		AutoPost          float64  `yaml:"auto_post_confidence"`
+		QueueFloor        float64  `yaml:"queue_floor"`
+		Categories        []int    `yaml:"categories"`
+		ExcludeCategories []int    `yaml:"exclude_categories"`
+		MinTrustLevel     int      `yaml:"min_trust_level"`
+		SkipStaff         bool     `yaml:"skip_staff"`
+		SkipTags          []string `yaml:"skip_tags"`
+		IgnoreUsers       []string `yaml:"ignore_users"`
+		MaxPerTopic       int      `yaml:"max_posts_per_topic"`
+		HourlyBudget      int      `yaml:"hourly_budget"`
+		Backfill          Duration `yaml:"backfill"`
+	} `yaml:"bot"`
+	Store struct {
+		Path string `yaml:"path"`
+	} `yaml:"store"`
+	Knowledge struct {
+		Sources []string `yaml:"sources"`
+	} `yaml:"knowledge"`
+	HTTP struct {
+		Listen string `yaml:"listen"`
+	} `yaml:"http"`
+	Webhook struct {
+		Secret string `yaml:"secret"`
+		Path   string `yaml:"path"`
+	} `yaml:"webhook"`
+	Log struct {
+		Level  string `yaml:"level"`
+		Format string `yaml:"format"`
+	} `yaml:"log"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("30s").
+type Duration time.Duration
+
+// UnmarshalYAML parses "30s", "5m", "24h".
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// D returns the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// ValidationError names the config field that is wrong.
+type ValidationError struct {
+	Field string
+	Err   error
+}
+
+func (e *ValidationError) Error() string { return fmt.Sprintf("config: %s: %v", e.Field, e.Err) }
+func (e *ValidationError) Unwrap() error { return e.Err }
+
+var (
+	errRequired = errors.New("required")
+	errInvalid  = errors.New("invalid")
+)
+
+// defaultConfig is what a config file overrides.
+func defaultConfig() Config {
+	var c Config
+	c.Discourse.Username = "herald"
+	c.Discourse.RequestsPerMinute = 50
+	c.Discourse.Timeout = Duration(30 * time.Second)
+	c.Bot.Mode = "shadow"
+	c.Bot.PollInterval = Duration(30 * time.Second)
+	c.Bot.QueueFloor = 0.45
+	c.Bot.AutoPost = 0.6
+	c.Bot.MaxPerTopic = 3
+	c.Bot.HourlyBudget = 30
+	c.Store.Path = "herald.db"
+	c.Knowledge.Sources = []string{"builtin:vllm"}
+	c.HTTP.Listen = "127.0.0.1:8080"
+	c.Webhook.Path = "/webhooks/discourse"
+	c.Log.Level = "info"
+	c.Log.Format = "text"
+	return c
+}
+
+// parseConfig reads YAML over the defaults, applies environment overrides
+// (HERALD_DISCOURSE_URL, HERALD_DISCOURSE_API_KEY, HERALD_DISCOURSE_USERNAME,
+// HERALD_WEBHOOK_SECRET, HERALD_BOT_MODE) and validates.
+func parseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
+	c := defaultConfig()
+	dec := yaml.NewDecoder(r)
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	for env, dst := range map[string]*string{
+		"HERALD_DISCOURSE_URL":      &c.Discourse.URL,
+		"HERALD_DISCOURSE_API_KEY":  &c.Discourse.APIKey,
+		"HERALD_DISCOURSE_USERNAME": &c.Discourse.Username,
+		"HERALD_WEBHOOK_SECRET":     &c.Webhook.Secret,
+		"HERALD_BOT_MODE":           &c.Bot.Mode,
+	} {
+		if v := getenv(env); v != "" {
+			*dst = v
+		}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func loadConfig(path string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	return parseConfig(f, os.Getenv)
+}
+
+func (c *Config) validate() error {
+	fail := func(field string, err error) error { return &ValidationError{Field: field, Err: err} }
+	if c.Discourse.URL == "" {
+		return fail("discourse.url", errRequired)
+	}
+	if u, err := url.Parse(c.Discourse.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fail("discourse.url", fmt.Errorf("%w: %q is not an http(s) URL", errInvalid, c.Discourse.URL))
+	}
+	if c.Discourse.APIKey == "" {
+		return fail("discourse.api_key", fmt.Errorf("%w (set HERALD_DISCOURSE_API_KEY)", errRequired))
+	}
+	if c.Discourse.Username == "" {
+		return fail("discourse.username", errRequired)
+	}
+	if c.Discourse.RequestsPerMinute < 1 {
+		return fail("discourse.requests_per_minute", fmt.Errorf("%w: must be at least 1", errInvalid))
+	}
+	switch c.Bot.Mode {
+	case "shadow", "queue", "auto":
+	default:
+		return fail("bot.mode", fmt.Errorf("%w: %q (want shadow, queue or auto)", errInvalid, c.Bot.Mode))
+	}
+	if c.Bot.PollInterval.D() < time.Second {
+		return fail("bot.poll_interval", fmt.Errorf("%w: at least 1s", errInvalid))
+	}
+	if c.Bot.AutoPost < 0 || c.Bot.AutoPost > 1 {
+		return fail("bot.auto_post_confidence", fmt.Errorf("%w: between 0 and 1", errInvalid))
+	}
+	if c.Bot.QueueFloor < 0 || c.Bot.QueueFloor > c.Bot.AutoPost {
+		return fail("bot.queue_floor", fmt.Errorf("%w: between 0 and auto_post_confidence", errInvalid))
+	}
+	if c.Bot.MaxPerTopic < 1 || c.Bot.HourlyBudget < 1 {
+		return fail("bot.max_posts_per_topic/hourly_budget", fmt.Errorf("%w: at least 1", errInvalid))
+	}
+	if c.Store.Path == "" {
+		return fail("store.path", errRequired)
+	}
+	if c.Webhook.Secret != "" && len(c.Webhook.Secret) < 12 {
+		return fail("webhook.secret", fmt.Errorf("%w: Discourse requires 12 characters or more", errInvalid))
+	}
+	if !strings.HasPrefix(c.Webhook.Path, "/") {
+		return fail("webhook.path", fmt.Errorf("%w: must start with /", errInvalid))
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		return fail("log.level", fmt.Errorf("%w: %q", errInvalid, c.Log.Level))
+	}
+	return nil
+}

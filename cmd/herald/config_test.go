@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExampleConfigParses(t *testing.T) {
+	f, err := os.Open("../../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	env := map[string]string{"HERALD_DISCOURSE_API_KEY": "k-from-env"}
+	c, err := parseConfig(f, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Bot.Mode != "shadow" || c.Discourse.APIKey != "k-from-env" || c.Bot.PollInterval.D().Seconds() != 30 || c.Store.Path != "herald.db" {
+		t.Errorf("config = %+v", c)
+	}
+}
+
+func TestConfigErrorsNameTheField(t *testing.T) {
+	env := func(string) string { return "" }
+	base := "discourse:\n  url: https://forum.example.org\n  api_key: k\n"
+	tests := map[string]struct{ yaml, field string }{
+		"missing url":  {"discourse:\n  api_key: k\n", "discourse.url"},
+		"bad url":      {"discourse:\n  url: forum\n  api_key: k\n", "discourse.url"},
+		"missing key":  {"discourse:\n  url: https://f.org\n", "discourse.api_key"},
+		"bad mode":     {base + "bot:\n  mode: yolo\n", "bot.mode"},
+		"fast poll":    {base + "bot:\n  poll_interval: 10ms\n", "bot.poll_interval"},
+		"floor":        {base + "bot:\n  queue_floor: 0.9\n", "bot.queue_floor"},
+		"short secret": {base + "webhook:\n  secret: short\n", "webhook.secret"},
+		"log level":    {base + "log:\n  level: loud\n", "log.level"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := parseConfig(strings.NewReader(tt.yaml), env)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Field != tt.field {
+				t.Errorf("error %v, want a ValidationError on %s", err, tt.field)
+			}
+		})
+	}
+	_, err := parseConfig(strings.NewReader(base+"bot:\n  moed: auto\n"), env)
+	if err == nil || !strings.Contains(err.Error(), "moed") {
+		t.Errorf("unknown key: %v", err)
+	}
+	_, err = parseConfig(strings.NewReader(base+"bot:\n  poll_interval: soon\n"), env)
+	if err == nil {
+		t.Error("bad duration accepted")
+	}
+	c, err := parseConfig(strings.NewReader(base), func(k string) string {
+		if k == "HERALD_BOT_MODE" {
+			return "auto"
+		}
+		return ""
+	})
+	if err != nil || c.Bot.Mode != "auto" {
+		t.Errorf("env override: %+v %v", c, err)
+	}
+}
+
+func TestPauseResume(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	out, _, err := runCmd(t, "", "pause", "--db", db)
+	if err != nil || !strings.Contains(out, "paused") {
+		t.Fatalf("pause: %q %v", out, err)
+	}
+	out, _, err = runCmd(t, "", "resume", "--db", db)
+	if err != nil || !strings.Contains(out, "resumed") {
+		t.Fatalf("resume: %q %v", out, err)
+	}
+}
+
+// TestDemoForumOnlyKeepsState starts `herald demo --forum-only` with a
+// state file, posts to it, stops it, and starts it again.
+func TestDemoForumOnlyKeepsState(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "forum.json")
+	start := func() (string, context.CancelFunc, chan error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			done <- run(ctx, []string{"demo", "--forum-only", "--state", state, "--api-key", "global-key-123456"}, strings.NewReader(""), pw, io.Discard)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = io.Copy(io.Discard, pr) }()
+		return strings.TrimSpace(strings.TrimPrefix(line, "forum: ")), cancel, done
+	}
+	url, cancel, done := start()
+	req, _ := http.NewRequest(http.MethodPost, url+"/posts.json", strings.NewReader("title=Persisted+topic+title&category=1&raw=This+topic+must+survive+a+restart+of+the+forum."))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Api-Key", "global-key-123456")
+	req.Header.Set("Api-Username", "alice")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("create topic: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	url, cancel, done = start()
+	defer func() { cancel(); <-done }()
+	resp, err = http.Get(url + "/latest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), "Persisted topic title") {
+		t.Errorf("topic lost across restart: %s", body)
+	}
+}

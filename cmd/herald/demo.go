@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/discourse/discoursetest"
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+// cmdDemo starts the fake forum seeded with support topics and the bot in
+// auto mode against it; with --forum-only it serves just the forum.
+func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fset := newFlagSet("demo", stderr)
+	forumOnly := fset.Bool("forum-only", false, "serve only the fake forum")
+	listen := fset.String("listen", "127.0.0.1:0", "forum address")
+	statePath := fset.String("state", "", "with --forum-only: keep the forum's state in FILE across restarts")
+	apiKey := fset.String("api-key", "", "with --forum-only: a global API key valid for any Api-Username")
+	botListen := fset.String("bot-listen", "127.0.0.1:0", "the bot's /healthz and /metrics address")
+	poll := fset.Duration("poll", 2*time.Second, "poll interval")
+	if _, err := parseInterleaved(fset, args); err != nil {
+		return err
+	}
+	log := newLogger("info", "text", stderr)
+	forum := discoursetest.NewUnstarted()
+	if *forumOnly {
+		switch _, err := os.Stat(*statePath); {
+		case *statePath != "" && err == nil:
+			if err := forum.LoadState(*statePath); err != nil {
+				return err
+			}
+		case *statePath != "" && !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("demo: %w", err)
+		default:
+			forum.SeedBasic("herald")
+		}
+		if *apiKey != "" {
+			forum.AddAPIKey(*apiKey, "")
+		}
+	} else {
+		forum.Seed("herald")
+	}
+	var handler http.Handler = forum.Handler()
+	if *forumOnly && *statePath != "" {
+		handler = forum.Persist(handler, *statePath, func(err error) { log.Warn("saving forum state", "err", err) })
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fmt.Errorf("demo: listen: %w", err)
+	}
+	forumURL := "http://" + ln.Addr().String()
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer func() {
+		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(c)
+	}()
+	fmt.Fprintf(stdout, "forum: %s\n", forumURL)
+	if *forumOnly {
+		if *statePath != "" {
+			if err := forum.SaveState(*statePath); err != nil {
+				return err
+			}
+		}
+		<-ctx.Done()
+		return nil
+	}
+
+	dir, err := os.MkdirTemp("", "herald-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, name := range knowledge.BuiltinPacks() {
+		if _, err := importSource(ctx, db, "builtin:"+name, importOptions{}, nil); err != nil {
+			return err
+		}
+	}
+	client, err := discourse.NewClient(forumURL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
+		discourse.WithRequestBudget(600, 20))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "api key (any user): %s\n", discoursetest.AdminAPIKey)
+	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it within seconds:\n")
+	fmt.Fprintf(stdout, "  curl -s %s/posts.json -H 'Api-Key: %s' -H 'Api-Username: alice' -d category=1 --data-urlencode 'title=OOM with --cpu-offload-gb on 0.24' --data-urlencode \"raw=$(printf 'vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\\n\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n\\nvllm 0.24.0')\"\n", forumURL, discoursetest.AdminAPIKey)
+	fmt.Fprintf(stdout, "  then read it: %s/t/topic/6/1 (or /t/6.json)\n", forumURL)
+	return serveBot(ctx, botRuntime{
+		db: db, client: client, log: log, listen: *botListen, interval: *poll, botName: "herald",
+		opts: bot.Options{Username: "herald", Mode: bot.ModeAuto, Backfill: 24 * time.Hour},
+	}, stdout)
+}

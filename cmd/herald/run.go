@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/store"
+)
+
+func newLogger(level, format string, w io.Writer) *slog.Logger {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	opts := &slog.HandlerOptions{Level: lv}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func botOptions(c *Config) bot.Options {
+	b := c.Bot
+	return bot.Options{
+		Username: c.Discourse.Username, Mode: bot.Mode(b.Mode), Whisper: b.Whisper, AutoPost: b.AutoPost,
+		QueueFloor: b.QueueFloor, Categories: b.Categories, ExcludeCategories: b.ExcludeCategories,
+		MinTrustLevel: b.MinTrustLevel, SkipStaff: b.SkipStaff, SkipTags: b.SkipTags, IgnoreUsers: b.IgnoreUsers,
+		MaxPerTopic: b.MaxPerTopic, HourlyBudget: b.HourlyBudget, Backfill: b.Backfill.D(), Paused: b.Paused,
+	}
+}
+
+// cmdRun is `herald run --config FILE`: the long-running bot.
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	cfgPath := fs.String("config", "config.yaml", "configuration file")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg.Log.Level, cfg.Log.Format, stderr)
+	db, err := store.Open(ctx, cfg.Store.Path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, src := range cfg.Knowledge.Sources {
+		st, err := importSource(ctx, db, src, importOptions{}, nil)
+		if err != nil {
+			return err
+		}
+		log.Info("knowledge imported", "source", src, "stats", st.String())
+	}
+	client, err := discourse.NewClient(cfg.Discourse.URL,
+		discourse.WithAPIKey(cfg.Discourse.APIKey, cfg.Discourse.Username),
+		discourse.WithRequestBudget(cfg.Discourse.RequestsPerMinute, 5),
+		discourse.WithTimeout(cfg.Discourse.Timeout.D()))
+	if err != nil {
+		return err
+	}
+	return serveBot(ctx, botRuntime{
+		db: db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
+		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
+		botName: cfg.Discourse.Username,
+	}, stdout)
+}
+
+type botRuntime struct {
+	db            *store.DB
+	client        *discourse.Client
+	opts          bot.Options
+	log           *slog.Logger
+	listen        string
+	interval      time.Duration
+	webhookPath   string
+	webhookSecret string
+	botName       string
+	// extra mounts more handlers on the bot's HTTP server (the demo).
+	extra func(mux *http.ServeMux)
+	// ready is called with the HTTP server's address once it listens.
+	ready func(addr string)
+}
+
+// serveBot runs the bot loop and its HTTP server (/healthz, /metrics, the
+// webhook receiver) until ctx is done, then shuts both down.
+func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
+	answerer, err := bot.NewAnswerer(ctx, rt.db, rt.botName)
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := bot.NewMetrics(reg)
+	b, err := bot.New(rt.client, rt.db, answerer, rt.opts, rt.log, metrics)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if _, err := rt.db.Setting(r.Context(), "paused"); err != nil {
+			http.Error(w, "store unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	if rt.webhookSecret != "" {
+		wh := &discourse.Webhook{Secret: rt.webhookSecret}
+		mux.Handle("POST "+rt.webhookPath, wh.Handler(func(r *http.Request, ev *discourse.Event) error {
+			rt.log.Debug("webhook", "event", ev.Name, "type", ev.Type)
+			b.Wake() // a webhook only triggers a poll; posting stays in the runner
+			return nil
+		}))
+	}
+	if rt.extra != nil {
+		rt.extra(mux)
+	}
+	ln, err := net.Listen("tcp", rt.listen)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", rt.listen, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	rt.log.Info("herald running", "mode", rt.opts.Mode, "http", ln.Addr().String())
+	if rt.ready != nil {
+		rt.ready(ln.Addr().String())
+	}
+	runErr := b.Run(ctx, rt.interval)
+	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shutCtx)
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return errors.Join(runErr, err)
+	}
+	return runErr
+}
+
+// cmdPause flips the store's kill switch: `herald pause|resume --config F`
+// (or --db PATH).
+func cmdPause(ctx context.Context, args []string, paused bool, stdout, stderr io.Writer) error {
+	fs := newFlagSet("pause", stderr)
+	cfgPath := fs.String("config", "", "configuration file (its store.path is used)")
+	dbPath := fs.String("db", "", "database file")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	path := *dbPath
+	if path == "" && *cfgPath != "" {
+		cfg, err := loadConfig(*cfgPath)
+		if err != nil {
+			return err
+		}
+		path = cfg.Store.Path
+	}
+	if path == "" {
+		return usagef("pause/resume needs --config or --db")
+	}
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.SetSetting(ctx, "paused", fmt.Sprint(paused)); err != nil {
+		return err
+	}
+	state := "resumed"
+	if paused {
+		state = "paused: no posts until `herald resume`"
+	}
+	_, err = fmt.Fprintln(stdout, "herald", state)
+	return err
+}
