@@ -302,7 +302,7 @@ func TestPostIsNeverRetried(t *testing.T) {
 
 func TestSlowResponseTimesOut(t *testing.T) {
 	c, srv, _ := setup(t, discourse.WithTimeout(50*time.Millisecond), discourse.WithRetries(1, time.Millisecond))
-	srv.SlowDelay = 10 * time.Second
+	srv.SetSlowDelay(10 * time.Second)
 	srv.Inject("/latest.json", discoursetest.FaultSlow)
 	if _, err := c.LatestTopics(t.Context(), discourse.ListOptions{}); err != nil {
 		t.Fatalf("a slow answer then a good one: %v", err)

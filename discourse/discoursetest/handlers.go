@@ -104,7 +104,10 @@ func (s *Server) injectBefore(w http.ResponseWriter, r *http.Request, f Fault) b
 		hijackClose(w)
 		return true
 	case FaultSlow:
-		t := time.NewTimer(s.SlowDelay)
+		s.mu.Lock()
+		d := s.slowDelay
+		s.mu.Unlock()
+		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-r.Context().Done():
@@ -341,6 +344,9 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 	m["topic_slug"] = t.Slug
 	body, _ := jsonMarshal(m)
 	s.memo[key] = memoEntry{at: s.now(), body: body}
+	if s.afterCreate != nil {
+		s.afterCreate(*p)
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(body)
 }

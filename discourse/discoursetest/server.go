@@ -132,14 +132,14 @@ type Server struct {
 	notifications []*Notification
 	nextID        map[string]int
 	faults        map[string][]Fault
-	// SlowDelay is how long FaultSlow waits.
-	SlowDelay time.Duration
+	slowDelay     time.Duration
 	// RatePerMinute is the shared API-key bucket (default 60; 0 = off).
 	ratePerMinute int
 	apiHits       []time.Time
 	requests      map[string]int
 	memo          map[string]memoEntry
 	ssoSecret     string
+	afterCreate   func(Post)
 	sessions      map[string]int // browser session cookie → user id
 	md            goldmark.Markdown
 }
@@ -180,7 +180,7 @@ func newServer(opts ...Option) *Server {
 		topics:        map[int]*Topic{},
 		nextID:        map[string]int{},
 		faults:        map[string][]Fault{},
-		SlowDelay:     2 * time.Second,
+		slowDelay:     2 * time.Second,
 		ratePerMinute: 60,
 		requests:      map[string]int{},
 		memo:          map[string]memoEntry{},
@@ -224,6 +224,23 @@ func (s *Server) AddCategory(name string) *Category {
 	c := &Category{ID: s.id("category"), Name: name, Slug: slugify(name)}
 	s.categories = append(s.categories, c)
 	return c
+}
+
+// SetSlowDelay sets how long FaultSlow waits (default 2s).
+func (s *Server) SetSlowDelay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slowDelay = d
+}
+
+// SetAfterCreate sets a function called after a post has been created
+// through the API and before the response is written (nil to clear):
+// crash tests use it to kill a client between a successful POST and its
+// bookkeeping. It runs with the forum locked and must not call back.
+func (s *Server) SetAfterCreate(fn func(Post)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterCreate = fn
 }
 
 // Inject queues faults for requests whose path is path ("" = any path);
