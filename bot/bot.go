@@ -77,7 +77,7 @@ func (o *Options) defaults() {
 		o.HourlyBudget = 30
 	}
 	if o.MaxPages == 0 {
-		o.MaxPages = 10
+		o.MaxPages = 100
 	}
 	o.IgnoreUsers = append(o.IgnoreUsers, "system", "discobot")
 }

@@ -58,6 +58,10 @@ func (b *Bot) pollPosts(ctx context.Context) error {
 		}
 		fresh = append(fresh, newerThan(page, cursor)...)
 	}
+	if len(page) == 50 && int64(page[len(page)-1].ID) > cursor+1 && ok {
+		b.log.Warn("more new posts than one poll pages through; older ones are left to the sweeps",
+			"pages", b.opts.MaxPages, "oldest_read", page[len(page)-1].ID, "cursor", cursor)
+	}
 	slices.SortFunc(fresh, func(a, b discourse.Post) int { return a.ID - b.ID })
 	b.metrics.PostsSeen.Add(float64(len(fresh)))
 	var actions []store.Action

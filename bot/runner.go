@@ -24,23 +24,34 @@ func (b *Bot) RunActions(ctx context.Context) error {
 	if paused, err := b.Paused(ctx); err != nil || paused {
 		return err
 	}
-	actions, err := b.db.ListActions(ctx, store.ActionFilter{States: []string{store.StateApproved, store.StateSending}, Oldest: true, Limit: 20})
-	if err != nil {
-		return err
-	}
-	for _, a := range actions {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		stop, err := b.perform(ctx, a)
+	seen := map[int64]bool{}
+	for {
+		actions, err := b.db.ListActions(ctx, store.ActionFilter{States: []string{store.StateApproved, store.StateSending}, Oldest: true, Limit: 50})
 		if err != nil {
-			b.log.Warn("action failed", "action_key", a.Key, "err", err)
-		}
-		if stop {
 			return err
 		}
+		progressed := false
+		for _, a := range actions {
+			if seen[a.ID] {
+				continue // requeued in this cycle: leave it for the next
+			}
+			seen[a.ID] = true
+			progressed = true
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			stop, err := b.perform(ctx, a)
+			if err != nil {
+				b.log.Warn("action failed", "action_key", a.Key, "err", err)
+			}
+			if stop {
+				return err
+			}
+		}
+		if !progressed {
+			return nil
+		}
 	}
-	return nil
 }
 
 // perform runs one action; stop asks the runner to end this cycle (rate

@@ -23,7 +23,7 @@ import (
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("bench needs a subcommand: cases, semeval, speed")
+		return usagef("bench needs a subcommand: cases, semeval, speed, soak")
 	}
 	switch args[0] {
 	case "cases":
@@ -32,6 +32,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return benchSemEval(ctx, args[1:], stdout, stderr)
 	case "speed":
 		return benchSpeed(ctx, args[1:], stdout, stderr)
+	case "soak":
+		return benchSoak(ctx, args[1:], stdout, stderr)
 	}
 	return usagef("unknown bench subcommand %q", args[0])
 }

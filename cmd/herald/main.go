@@ -41,6 +41,7 @@ Usage:
   herald bench cases FILE [--kb PATH] [--json] [--per-case]
   herald bench semeval DIR [--run FILE] [--json]
   herald bench speed [--sizes 1000,10000,100000] [--posts N] [--json]
+  herald bench soak [--topics 10000] [--replies 50000] [--batch 100]
 `
 
 func main() {

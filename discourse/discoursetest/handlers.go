@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -398,11 +399,7 @@ func sortTopics(ts []*Topic, order string) {
 			return a.ID > b.ID
 		}
 	}
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && less(ts[j], ts[j-1]); j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
+	sort.Slice(ts, func(i, j int) bool { return less(ts[i], ts[j]) })
 }
 
 func (s *Server) latestTopics(w http.ResponseWriter, r *http.Request) {
@@ -463,8 +460,8 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var posts []map[string]any
-	for _, p := range s.posts {
-		if p.TopicID == id && want[p.ID] && s.canSee(p, c.user) {
+	for _, p := range s.byTopic[id] {
+		if want[p.ID] && s.canSee(p, c.user) {
 			posts = append(posts, s.postJSON(p, c.user))
 		}
 	}
@@ -781,8 +778,8 @@ func (s *Server) topicPage(w http.ResponseWriter, r *http.Request) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!doctype html><html><head><title>%s</title></head><body><h1>%s</h1>", template.HTMLEscapeString(t.Title), template.HTMLEscapeString(t.Title))
-	for _, p := range s.posts {
-		if p.TopicID == id && s.canSee(p, c.user) {
+	for _, p := range s.byTopic[id] {
+		if s.canSee(p, c.user) {
 			fmt.Fprintf(&b, `<article class="post" id="post_%d"><b>%s</b>%s</article>`, p.PostNumber, template.HTMLEscapeString(s.users[p.UserID].Username), p.Cooked)
 		}
 	}

@@ -60,8 +60,8 @@ func (s *Server) postJSON(p *Post, viewer *User) map[string]any {
 
 func (s *Server) postsCount(topicID int) int {
 	n := 0
-	for _, p := range s.posts {
-		if p.TopicID == topicID && !p.Deleted && p.PostType == discourse.PostTypeRegular {
+	for _, p := range s.byTopic[topicID] {
+		if !p.Deleted && p.PostType == discourse.PostTypeRegular {
 			n++
 		}
 	}
@@ -70,8 +70,8 @@ func (s *Server) postsCount(topicID int) int {
 
 func (s *Server) lastPost(topicID int) *Post {
 	var last *Post
-	for _, p := range s.posts {
-		if p.TopicID == topicID && !p.Deleted && p.PostType == discourse.PostTypeRegular {
+	for _, p := range s.byTopic[topicID] {
+		if !p.Deleted && p.PostType == discourse.PostTypeRegular {
 			last = p
 		}
 	}
@@ -112,8 +112,8 @@ func (s *Server) topicListItemJSON(t *Topic) map[string]any {
 func (s *Server) topicViewJSON(t *Topic, viewer *User) map[string]any {
 	var posts []map[string]any
 	var stream []int
-	for _, p := range s.posts {
-		if p.TopicID != t.ID || !s.canSee(p, viewer) {
+	for _, p := range s.byTopic[t.ID] {
+		if !s.canSee(p, viewer) {
 			continue
 		}
 		stream = append(stream, p.ID)

@@ -129,6 +129,8 @@ type Server struct {
 	categories    []*Category
 	topics        map[int]*Topic
 	posts         []*Post
+	byTopic       map[int][]*Post // index over posts
+	byID          map[int]*Post
 	notifications []*Notification
 	nextID        map[string]int
 	faults        map[string][]Fault
@@ -178,6 +180,8 @@ func newServer(opts ...Option) *Server {
 		users:         map[int]*User{},
 		apiKeys:       map[string]string{},
 		topics:        map[int]*Topic{},
+		byTopic:       map[int][]*Post{},
+		byID:          map[int]*Post{},
 		nextID:        map[string]int{},
 		faults:        map[string][]Fault{},
 		slowDelay:     2 * time.Second,
@@ -249,6 +253,17 @@ func (s *Server) Inject(path string, faults ...Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[path] = append(s.faults[path], faults...)
+}
+
+// TotalRequests returns how many requests reached the forum.
+func (s *Server) TotalRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.requests {
+		n += c
+	}
+	return n
 }
 
 // Requests returns how many requests reached method+path ("GET /posts.json").
@@ -351,10 +366,8 @@ func (s *Server) Posts(topicID int) []Post {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Post
-	for _, p := range s.posts {
-		if p.TopicID == topicID {
-			out = append(out, *p)
-		}
+	for _, p := range s.byTopic[topicID] {
+		out = append(out, *p)
 	}
 	return out
 }
@@ -370,29 +383,24 @@ func (s *Server) TopicByID(id int) (Topic, bool) {
 	return *t, true
 }
 
-func (s *Server) post(id int) *Post {
-	for _, p := range s.posts {
-		if p.ID == id {
-			return p
-		}
-	}
-	return nil
+func (s *Server) post(id int) *Post { return s.byID[id] }
+
+// index adds p to the lookup maps.
+func (s *Server) index(p *Post) {
+	s.byTopic[p.TopicID] = append(s.byTopic[p.TopicID], p)
+	s.byID[p.ID] = p
 }
 
 var mentionRE = regexp.MustCompile(`(^|[^\w@/])@([\w][\w.-]{0,59}\w|\w)`)
 
 func (s *Server) createPost(u *User, t *Topic, raw string, replyTo, postType int) *Post {
-	n := 0
-	for _, p := range s.posts {
-		if p.TopicID == t.ID {
-			n = max(n, p.PostNumber)
-		}
-	}
+	n := len(s.byTopic[t.ID])
 	p := &Post{ID: s.id("post"), TopicID: t.ID, PostNumber: n + 1, UserID: u.ID, Raw: raw,
 		PostType: postType, ReplyToPostNumber: replyTo, CreatedAt: s.now()}
 	var mentioned []string
 	p.Cooked, mentioned = s.cook(raw)
 	s.posts = append(s.posts, p)
+	s.index(p)
 	if postType == discourse.PostTypeRegular {
 		t.BumpedAt = p.CreatedAt
 	}
@@ -404,8 +412,8 @@ func (s *Server) createPost(u *User, t *Topic, raw string, replyTo, postType int
 		}
 	}
 	if replyTo > 0 {
-		for _, q := range s.posts {
-			if q.TopicID == t.ID && q.PostNumber == replyTo && !notified[q.UserID] {
+		for _, q := range s.byTopic[t.ID] {
+			if q.PostNumber == replyTo && !notified[q.UserID] {
 				notified[q.UserID] = true
 				s.notify(q.UserID, discourse.NotificationReplied, p, u)
 			}

@@ -71,6 +71,10 @@ func (s *Server) LoadState(path string) error {
 		s.topics[t.ID] = t
 	}
 	s.apiKeys, s.categories, s.posts, s.notifications, s.nextID = st.APIKeys, st.Categories, st.Posts, st.Notifications, st.NextID
+	s.byTopic, s.byID = map[int][]*Post{}, map[int]*Post{}
+	for _, p := range s.posts {
+		s.index(p)
+	}
 	if s.apiKeys == nil {
 		s.apiKeys = map[string]string{}
 	}
