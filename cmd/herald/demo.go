@@ -51,6 +51,12 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	} else {
 		forum.Seed("herald")
 	}
+	if *forumOnly && *statePath != "" {
+		// Save before serving, so this snapshot never lands after a newer one.
+		if err := forum.SaveState(*statePath); err != nil {
+			return err
+		}
+	}
 	var handler http.Handler = forum.Handler()
 	if *forumOnly && *statePath != "" {
 		handler = forum.Persist(handler, *statePath, func(err error) { log.Warn("saving forum state", "err", err) })
@@ -69,11 +75,6 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}()
 	fmt.Fprintf(stdout, "forum: %s\n", forumURL)
 	if *forumOnly {
-		if *statePath != "" {
-			if err := forum.SaveState(*statePath); err != nil {
-				return err
-			}
-		}
 		<-ctx.Done()
 		return nil
 	}
