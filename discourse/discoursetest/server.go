@@ -123,6 +123,7 @@ type Server struct {
 	*httptest.Server
 
 	mu            sync.Mutex
+	saveMu        sync.Mutex
 	now           func() time.Time
 	users         map[int]*User
 	apiKeys       map[string]string // key → username ("" = any user)

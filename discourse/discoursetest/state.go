@@ -21,6 +21,9 @@ type state struct {
 
 // SaveState writes the forum's content to path atomically.
 func (s *Server) SaveState(path string) error {
+	// Saves are serialised, so a later save always holds a later snapshot.
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	st := state{APIKeys: s.apiKeys, Categories: s.categories, Posts: s.posts, Notifications: s.notifications, NextID: s.nextID}
 	for _, u := range s.users {
