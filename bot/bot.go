@@ -37,6 +37,8 @@ type Options struct {
 	// without approval; QueueFloor the confidence below which a draft is
 	// dropped (the reason kept) instead of queued.
 	AutoPost, QueueFloor float64
+	// CategoryAutoPost overrides AutoPost per category id.
+	CategoryAutoPost map[int]float64
 	// Categories limits new-topic triage to these category ids (empty:
 	// all); ExcludeCategories are never triaged.
 	Categories, ExcludeCategories []int
@@ -164,6 +166,14 @@ func (b *Bot) isBot(username string) bool {
 	return strings.EqualFold(username, b.opts.Username) || slices.ContainsFunc(b.opts.IgnoreUsers, func(u string) bool {
 		return strings.EqualFold(u, username)
 	})
+}
+
+// autoPost returns the auto-post confidence for a category.
+func (b *Bot) autoPost(categoryID int) float64 {
+	if v, ok := b.opts.CategoryAutoPost[categoryID]; ok {
+		return v
+	}
+	return b.opts.AutoPost
 }
 
 func (b *Bot) inScope(categoryID int) bool {

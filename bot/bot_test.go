@@ -265,3 +265,23 @@ func TestLostResponseIsNotPostedTwice(t *testing.T) {
 		t.Errorf("bot posts = %d, want exactly 1", len(got))
 	}
 }
+
+func TestQuietForumCostsOneRequestPerCycle(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeAuto})
+	h.cycle()
+	h.cycle()
+	before := h.forum.TotalRequests()
+	h.cycle()
+	if got := h.forum.TotalRequests() - before; got != 1 {
+		t.Errorf("a quiet cycle sent %d requests, want 1", got)
+	}
+}
+
+func TestPerCategoryThreshold(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeAuto})
+	h.bot.opts.CategoryAutoPost = map[int]float64{h.demo.Support.ID: 0.99}
+	h.cycle()
+	if got := h.botPosts(h.demo.OOMTopic.ID); len(got) != 0 {
+		t.Error("posted below the category's auto-post confidence")
+	}
+}

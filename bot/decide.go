@@ -62,15 +62,15 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	case b.opts.Mode == ModeQueue:
 		a.State = store.StatePending
 		a.Reason = "queue mode"
-	case forced || ans.Decision == knowledge.DecisionReply && ans.Confidence >= b.opts.AutoPost:
+	case forced || ans.Decision == knowledge.DecisionReply && ans.Confidence >= b.autoPost(p.CategoryID):
 		a.State = store.StateApproved
-		a.Reason = fmt.Sprintf("confidence %.2f ≥ auto-post %.2f", ans.Confidence, b.opts.AutoPost)
+		a.Reason = fmt.Sprintf("confidence %.2f ≥ auto-post %.2f", ans.Confidence, b.autoPost(p.CategoryID))
 		if forced {
 			a.Reason = "asked directly"
 		}
 	default:
 		a.State = store.StatePending
-		a.Reason = fmt.Sprintf("confidence %.2f below auto-post %.2f", ans.Confidence, b.opts.AutoPost)
+		a.Reason = fmt.Sprintf("confidence %.2f below auto-post %.2f", ans.Confidence, b.autoPost(p.CategoryID))
 	}
 	return a
 }

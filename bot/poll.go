@@ -19,27 +19,38 @@ const (
 // Poll reads what is new on the forum — posts since the cursor, and the
 // bot's notifications — and records a decision for each trigger. It
 // writes nothing to the forum.
+//
+// A quiet forum costs one request a cycle: notifications are read only
+// when new posts arrived (a mention or a reply is a post), or while the
+// notification cursor is not yet set.
 func (b *Bot) Poll(ctx context.Context) error {
 	b.metrics.Polls.Inc()
-	if err := b.pollPosts(ctx); err != nil {
+	fresh, err := b.pollPosts(ctx)
+	if err != nil {
 		return err
+	}
+	if !fresh {
+		if _, ok, err := b.db.Cursor(ctx, cursorNotifications); err != nil || ok {
+			return err
+		}
 	}
 	return b.pollNotifications(ctx)
 }
 
-// pollPosts triages new topics' first posts.
-func (b *Bot) pollPosts(ctx context.Context) error {
+// pollPosts triages new topics' first posts and reports whether there
+// were new posts at all.
+func (b *Bot) pollPosts(ctx context.Context) (bool, error) {
 	cursor, ok, err := b.db.Cursor(ctx, cursorPosts)
 	if err != nil {
-		return err
+		return false, err
 	}
 	page, err := b.client.LatestPosts(ctx, 0)
 	b.countAPIError(err)
 	if err != nil {
-		return fmt.Errorf("bot: poll posts: %w", err)
+		return false, fmt.Errorf("bot: poll posts: %w", err)
 	}
 	if len(page) == 0 {
-		return nil
+		return false, nil
 	}
 	newest := int64(page[0].ID)
 	var since = b.now().Add(-b.opts.Backfill)
@@ -47,14 +58,17 @@ func (b *Bot) pollPosts(ctx context.Context) error {
 		// First start: begin at the newest post, leave history to sweeps.
 		_, err := b.db.Record(ctx, nil, store.CursorUpdate{Name: cursorPosts, Value: newest})
 		b.log.Info("first start: cursor set to the newest post", "post_id", newest)
-		return err
+		return true, err
+	}
+	if newest <= cursor {
+		return false, nil
 	}
 	fresh := newerThan(page, cursor)
 	for pages := 1; len(page) == 50 && int64(page[len(page)-1].ID) > cursor+1 && pages < b.opts.MaxPages; pages++ {
 		page, err = b.client.LatestPosts(ctx, page[len(page)-1].ID-1)
 		b.countAPIError(err)
 		if err != nil {
-			return fmt.Errorf("bot: poll older posts: %w", err)
+			return false, fmt.Errorf("bot: poll older posts: %w", err)
 		}
 		fresh = append(fresh, newerThan(page, cursor)...)
 	}
@@ -72,7 +86,7 @@ func (b *Bot) pollPosts(ctx context.Context) error {
 		}
 		a, keep, err := b.triage(ctx, p)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if keep {
 			actions = append(actions, a)
@@ -80,7 +94,7 @@ func (b *Bot) pollPosts(ctx context.Context) error {
 	}
 	n, err := b.db.Record(ctx, actions, store.CursorUpdate{Name: cursorPosts, Value: newest})
 	if err != nil {
-		return err
+		return false, err
 	}
 	for _, a := range actions {
 		b.metrics.Decisions.WithLabelValues(TriggerNewTopic, a.State).Inc()
@@ -88,7 +102,7 @@ func (b *Bot) pollPosts(ctx context.Context) error {
 	if n > 0 {
 		b.log.Info("decided", "new_topics", n, "cursor", newest)
 	}
-	return nil
+	return true, nil
 }
 
 func newerThan(posts []discourse.Post, cursor int64) []discourse.Post {

@@ -24,21 +24,23 @@ type Config struct {
 		Timeout           Duration `yaml:"timeout"`
 	} `yaml:"discourse"`
 	Bot struct {
-		Mode              string   `yaml:"mode"`
-		PollInterval      Duration `yaml:"poll_interval"`
-		Paused            bool     `yaml:"paused"`
-		Whisper           bool     `yaml:"whisper"`
-		AutoPost          float64  `yaml:"auto_post_confidence"`
-		QueueFloor        float64  `yaml:"queue_floor"`
-		Categories        []int    `yaml:"categories"`
-		ExcludeCategories []int    `yaml:"exclude_categories"`
-		MinTrustLevel     int      `yaml:"min_trust_level"`
-		SkipStaff         bool     `yaml:"skip_staff"`
-		SkipTags          []string `yaml:"skip_tags"`
-		IgnoreUsers       []string `yaml:"ignore_users"`
-		MaxPerTopic       int      `yaml:"max_posts_per_topic"`
-		HourlyBudget      int      `yaml:"hourly_budget"`
-		Backfill          Duration `yaml:"backfill"`
+		Mode              string          `yaml:"mode"`
+		PollInterval      Duration        `yaml:"poll_interval"`
+		Paused            bool            `yaml:"paused"`
+		Whisper           bool            `yaml:"whisper"`
+		AutoPost          float64         `yaml:"auto_post_confidence"`
+		CategoryAutoPost  map[int]float64 `yaml:"category_auto_post_confidence"`
+		MaxReplyChars     int             `yaml:"max_reply_chars"`
+		QueueFloor        float64         `yaml:"queue_floor"`
+		Categories        []int           `yaml:"categories"`
+		ExcludeCategories []int           `yaml:"exclude_categories"`
+		MinTrustLevel     int             `yaml:"min_trust_level"`
+		SkipStaff         bool            `yaml:"skip_staff"`
+		SkipTags          []string        `yaml:"skip_tags"`
+		IgnoreUsers       []string        `yaml:"ignore_users"`
+		MaxPerTopic       int             `yaml:"max_posts_per_topic"`
+		HourlyBudget      int             `yaml:"hourly_budget"`
+		Backfill          Duration        `yaml:"backfill"`
 	} `yaml:"bot"`
 	Store struct {
 		Path string `yaml:"path"`
@@ -104,6 +106,7 @@ func defaultConfig() Config {
 	c.Bot.QueueFloor = 0.45
 	c.Bot.AutoPost = 0.6
 	c.Bot.MaxPerTopic = 3
+	c.Bot.MaxReplyChars = 5000
 	c.Bot.HourlyBudget = 30
 	c.Store.Path = "herald.db"
 	c.Knowledge.Sources = []string{"builtin:vllm"}
@@ -183,6 +186,14 @@ func (c *Config) validate() error {
 	}
 	if c.Bot.MaxPerTopic < 1 || c.Bot.HourlyBudget < 1 {
 		return fail("bot.max_posts_per_topic/hourly_budget", fmt.Errorf("%w: at least 1", errInvalid))
+	}
+	for id, v := range c.Bot.CategoryAutoPost {
+		if v < 0 || v > 1 {
+			return fail(fmt.Sprintf("bot.category_auto_post_confidence[%d]", id), fmt.Errorf("%w: between 0 and 1", errInvalid))
+		}
+	}
+	if c.Bot.MaxReplyChars < 0 || c.Bot.MaxReplyChars > 32000 {
+		return fail("bot.max_reply_chars", fmt.Errorf("%w: at most 32000 (Discourse's limit)", errInvalid))
 	}
 	if c.Store.Path == "" {
 		return fail("store.path", errRequired)

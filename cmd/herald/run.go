@@ -33,7 +33,7 @@ func botOptions(c *Config) bot.Options {
 	b := c.Bot
 	return bot.Options{
 		Username: c.Discourse.Username, Mode: bot.Mode(b.Mode), Whisper: b.Whisper, AutoPost: b.AutoPost,
-		QueueFloor: b.QueueFloor, Categories: b.Categories, ExcludeCategories: b.ExcludeCategories,
+		QueueFloor: b.QueueFloor, CategoryAutoPost: b.CategoryAutoPost, Categories: b.Categories, ExcludeCategories: b.ExcludeCategories,
 		MinTrustLevel: b.MinTrustLevel, SkipStaff: b.SkipStaff, SkipTags: b.SkipTags, IgnoreUsers: b.IgnoreUsers,
 		MaxPerTopic: b.MaxPerTopic, HourlyBudget: b.HourlyBudget, Backfill: b.Backfill.D(), Paused: b.Paused,
 	}
@@ -73,7 +73,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return serveBot(ctx, botRuntime{
 		db: db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
 		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
-		botName: cfg.Discourse.Username,
+		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars,
 	}, stdout)
 }
 
@@ -87,6 +87,7 @@ type botRuntime struct {
 	webhookPath   string
 	webhookSecret string
 	botName       string
+	maxReplyChars int
 	// extra mounts more handlers on the bot's HTTP server (the demo).
 	extra func(mux *http.ServeMux)
 	// ready is called with the HTTP server's address once it listens.
@@ -100,6 +101,7 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	answerer.Engine.Compose.MaxChars = rt.maxReplyChars
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := bot.NewMetrics(reg)
