@@ -159,6 +159,10 @@ func (b *Bot) pollNotifications(ctx context.Context) error {
 		return fmt.Errorf("bot: poll notifications: %w", err)
 	}
 	if len(notes) == 0 {
+		if !ok { // remember that we looked, so quiet cycles can skip this
+			_, err := b.db.Record(ctx, nil, store.CursorUpdate{Name: cursorNotifications, Value: 0})
+			return err
+		}
 		return nil
 	}
 	newest := int64(0)
