@@ -4,7 +4,7 @@ GO      ?= go
 TAGS    := sqlite_fts5
 export CGO_ENABLED := 1
 
-.PHONY: build test demo bench fuzz vet
+.PHONY: build test demo answer bench fuzz vet
 
 build:
 	$(GO) build -tags $(TAGS) -o bin/herald ./cmd/herald
@@ -12,9 +12,14 @@ build:
 test:
 	$(GO) test -race -tags $(TAGS) ./...
 
-# Herald's main job on its embedded defaults: answer a real-shaped forum
-# post from the built-in vLLM knowledge pack. No forum, no config.
+# Herald's main job on its embedded defaults: a fake forum seeded with
+# support topics and the bot in auto mode answering them. No forum, no
+# config. Ctrl-C stops it.
 demo:
+	$(GO) run -tags $(TAGS) ./cmd/herald demo
+
+# One post, one answer, from the built-in vLLM knowledge pack.
+answer:
 	$(GO) run -tags $(TAGS) ./cmd/herald answer examples/oom-rocm-offload.md \
 		--title "Running out of memory despite very low --gpu-memory-utilization"
 
@@ -37,4 +42,7 @@ FUZZTIME ?= 20s
 fuzz:
 	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion; do \
 		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./knowledge/ || exit 1; \
+	done
+	for t in FuzzVerifySignature FuzzDecodeEvent FuzzDecodePayload; do \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./discourse/ || exit 1; \
 	done
