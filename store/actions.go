@@ -136,7 +136,12 @@ func (d *DB) Action(ctx context.Context, id int64) (*Action, error) {
 // ActionFilter selects actions for ListActions.
 type ActionFilter struct {
 	States  []string
+	Kind    string
 	TopicID int
+	// CategoryID filters on the payload's category_id.
+	CategoryID    int
+	MinConfidence float64
+	Since         time.Time
 	// BeforeID pages backwards: only actions with id < BeforeID.
 	BeforeID int64
 	// Oldest lists oldest first (the runner); default newest first.
@@ -157,6 +162,22 @@ func (d *DB) ListActions(ctx context.Context, f ActionFilter) ([]Action, error) 
 	if f.TopicID > 0 {
 		where = append(where, "topic_id = ?")
 		args = append(args, f.TopicID)
+	}
+	if f.Kind != "" {
+		where = append(where, "kind = ?")
+		args = append(args, f.Kind)
+	}
+	if f.CategoryID > 0 {
+		where = append(where, "json_extract(payload, '$.category_id') = ?")
+		args = append(args, f.CategoryID)
+	}
+	if f.MinConfidence > 0 {
+		where = append(where, "confidence >= ?")
+		args = append(args, f.MinConfidence)
+	}
+	if !f.Since.IsZero() {
+		where = append(where, "created_at >= ?")
+		args = append(args, f.Since.UTC().Format(time.RFC3339Nano))
 	}
 	if f.BeforeID > 0 {
 		where = append(where, "id < ?")

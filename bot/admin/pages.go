@@ -1,0 +1,384 @@
+package admin
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+
+	"github.com/heraldbot/herald/store"
+)
+
+// markdown renders untrusted Markdown safely: goldmark drops raw HTML and
+// dangerous link schemes by default; images become plain links so that
+// nothing remote is loaded (the CSP forbids it too).
+var markdown = goldmark.New()
+
+var imageRE = regexp.MustCompile(`!\[`)
+
+func render(md string) template.HTML {
+	var buf bytes.Buffer
+	if err := markdown.Convert([]byte(imageRE.ReplaceAllString(md, "[")), &buf); err != nil {
+		return template.HTML("<pre>" + template.HTMLEscapeString(md) + "</pre>")
+	}
+	return template.HTML(buf.String()) //nolint:gosec // goldmark output without WithUnsafe
+}
+
+var queueStates = []string{store.StatePending, store.StateApproved, store.StateDone, store.StateRejected,
+	store.StateSkipped, store.StateFailed, store.StateShadow, store.StateDropped}
+
+const pageSize = 50
+
+func age(t time.Time, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
+}
+
+func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = store.StatePending
+	}
+	category, _ := strconv.Atoi(q.Get("category"))
+	minConf, _ := strconv.ParseFloat(q.Get("min"), 64)
+	before, _ := strconv.ParseInt(q.Get("before"), 10, 64)
+	list, err := s.cfg.DB.ListActions(r.Context(), store.ActionFilter{States: []string{state}, CategoryID: category,
+		MinConfidence: minConf, BeforeID: before, Limit: pageSize})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	counts, err := s.cfg.DB.CountActions(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	type row struct {
+		ID                                           int64
+		Title, TopicURL, Trigger, Reason, Asker, Age string
+		Category                                     int
+		Confidence                                   float64
+		Matches                                      []string
+		Mode                                         string
+	}
+	type count struct {
+		State string
+		N     int
+	}
+	data := struct {
+		page
+		Rows     []row
+		Counts   []count
+		States   []string
+		State    string
+		Category int
+		Min      float64
+		Next     string
+	}{page: s.page(r, "Queue"), States: queueStates, State: state, Category: category, Min: minConf}
+	for _, st := range queueStates {
+		if counts[st] > 0 {
+			data.Counts = append(data.Counts, count{st, counts[st]})
+		}
+	}
+	now := s.cfg.Now()
+	for i := range list {
+		a := &list[i]
+		rp := decodeReply(a)
+		rw := row{ID: a.ID, Title: rp.TopicTitle, TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
+			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: rp.CategoryID, Confidence: a.Confidence, Mode: a.Mode}
+		if a.Kind == "teach" {
+			rw.Title = "Teach: " + rp.TopicTitle
+		}
+		for j, m := range rp.Matches {
+			if j == 3 {
+				break
+			}
+			reason := ""
+			if len(m.Reasons) > 0 {
+				reason = " — " + m.Reasons[0]
+			}
+			rw.Matches = append(rw.Matches, m.ID+reason)
+		}
+		data.Rows = append(data.Rows, rw)
+	}
+	if len(list) == pageSize {
+		v := url.Values{"state": {state}, "before": {strconv.FormatInt(list[len(list)-1].ID, 10)}}
+		if category > 0 {
+			v.Set("category", strconv.Itoa(category))
+		}
+		if minConf > 0 {
+			v.Set("min", q.Get("min"))
+		}
+		data.Next = s.cfg.Prefix + "/?" + v.Encode()
+	}
+	s.render(w, http.StatusOK, "queue", data)
+}
+
+type diffLine struct{ Op, Text string }
+
+// lineDiff is a longest-common-subsequence diff of two texts by line.
+func lineDiff(a, b string) []diffLine {
+	x, y := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(x)*len(y) > 4_000_000 {
+		return []diffLine{{"-", "(too long to compare)"}}
+	}
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []diffLine
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			out = append(out, diffLine{"=", x[i]})
+			i++
+			j++
+		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
+			out = append(out, diffLine{"+", y[j]})
+			j++
+		default:
+			out = append(out, diffLine{"-", x[i]})
+			i++
+		}
+	}
+	return out
+}
+
+func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
+	id, err := actionID(r)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	a, err := s.cfg.DB.Action(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rp := decodeReply(a)
+	audit, err := s.cfg.DB.Audit(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	type kv struct{ K, V string }
+	var facts []kv
+	var f map[string]any
+	_ = json.Unmarshal(rp.Facts, &f)
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b, _ := json.Marshal(f[k])
+		if v := string(b); v != "null" && v != "[]" && v != "{}" && v != `""` {
+			facts = append(facts, kv{k, v})
+		}
+	}
+	data := struct {
+		page
+		Action            *store.Action
+		Reply             reply
+		TopicURL, Result  string
+		Question, Preview template.HTML
+		Facts             []kv
+		Audit             []store.AuditEntry
+		Diff              []diffLine
+		Notice            string
+	}{page: s.page(r, rp.TopicTitle), Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
+		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice")}
+	if rp.Original != "" && rp.Original != rp.Draft {
+		data.Diff = lineDiff(rp.Original, rp.Draft)
+	}
+	if p, ok := strings.CutPrefix(a.Result, "post:"); ok {
+		data.Result = strings.TrimRight(s.cfg.ForumURL, "/") + "/p/" + p
+	}
+	s.render(w, http.StatusOK, "draft", data)
+}
+
+// markerRE finds the runner's invisible marker, which staff edits must not
+// add or forge.
+var markerRE = regexp.MustCompile(`<!--\s*herald:`)
+
+func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
+	id, err := actionID(r)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	sess := sessionOf(r)
+	a, err := s.cfg.DB.Action(r.Context(), id)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	rp := decodeReply(a)
+	draft := strings.ReplaceAll(r.PostForm.Get("draft"), "\r\n", "\n")
+	if strings.TrimSpace(draft) == "" {
+		draft = rp.Draft
+	}
+	if markerRE.MatchString(draft) {
+		http.Error(w, "the draft may not contain herald markers", http.StatusBadRequest)
+		return
+	}
+	if len(draft) > 32000 {
+		http.Error(w, "the draft is longer than the forum allows", http.StatusBadRequest)
+		return
+	}
+	changes := map[string]any{"draft": draft}
+	verb := "approve"
+	if draft != rp.Draft {
+		changes["original"] = rp.Draft
+		verb = "edit and approve"
+	}
+	if r.PostForm.Get("as") == "whisper" {
+		changes["whisper"] = true
+		verb += " as whisper"
+	}
+	payload, err := withChanges(a.Payload, changes)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	err = s.cfg.DB.Decide(r.Context(), id, []string{store.StatePending}, store.StateApproved, sess.Username, verb, "", payload)
+	if errors.Is(err, store.ErrConflict) {
+		http.Error(w, "this draft was already decided", http.StatusConflict)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape("Approved: the bot posts it on its next cycle.")), http.StatusSeeOther)
+}
+
+func (s *Server) reject(w http.ResponseWriter, r *http.Request) {
+	id, err := actionID(r)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	reason := strings.TrimSpace(r.PostForm.Get("reason"))
+	if reason == "" {
+		http.Error(w, "a reason is required", http.StatusBadRequest)
+		return
+	}
+	err = s.cfg.DB.Decide(r.Context(), id, []string{store.StatePending}, store.StateRejected, sessionOf(r).Username, "reject", reason, nil)
+	if errors.Is(err, store.ErrConflict) {
+		http.Error(w, "this draft was already decided", http.StatusConflict)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=Rejected.", s.cfg.Prefix, id), http.StatusSeeOther)
+}
+
+// teach records a proposal to turn an approved answer into a knowledge
+// entry; the learning loop reviews and imports proposals.
+func (s *Server) teach(w http.ResponseWriter, r *http.Request) {
+	id, err := actionID(r)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	a, err := s.cfg.DB.Action(r.Context(), id)
+	if err != nil || a.Kind != "reply" || (a.State != store.StateDone && a.State != store.StateApproved) {
+		http.Error(w, "only approved or posted replies can be taught", http.StatusConflict)
+		return
+	}
+	rp := decodeReply(a)
+	payload, _ := json.Marshal(map[string]any{"source_action": a.ID, "topic_id": a.TopicID, "topic_title": rp.TopicTitle,
+		"category_id": rp.CategoryID, "draft": rp.Draft, "question": rp.Question, "facts": rp.Facts, "proposed_by": sessionOf(r).Username})
+	_, err = s.cfg.DB.Record(r.Context(), []store.Action{{Kind: "teach", Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
+		PostID: a.PostID, Payload: payload, Confidence: a.Confidence, State: store.StatePending, Mode: "staff",
+		Reason: "proposed by " + sessionOf(r).Username}})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape("Proposed as a knowledge entry; it waits in the queue.")), http.StatusSeeOther)
+}
+
+func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading string, f store.ActionFilter, self string) {
+	before, _ := strconv.ParseInt(r.URL.Query().Get("before"), 10, 64)
+	f.BeforeID, f.Limit = before, pageSize
+	list, err := s.cfg.DB.ListActions(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	type row struct {
+		ID                                      int64
+		When, Title, State, Who, Reason, Result string
+		Edited                                  bool
+	}
+	data := struct {
+		page
+		Heading string
+		Rows    []row
+		Next    string
+	}{page: s.page(r, heading), Heading: heading}
+	for i := range list {
+		a := &list[i]
+		rp := decodeReply(a)
+		rw := row{ID: a.ID, When: a.CreatedAt.Format("2006-01-02 15:04"), Title: rp.TopicTitle, State: a.State,
+			Who: a.DecidedBy, Reason: a.Reason, Edited: rp.Original != "" && rp.Original != rp.Draft}
+		if a.DecidedBy == "" {
+			rw.Who = "bot (" + a.Mode + ")"
+		}
+		if p, ok := strings.CutPrefix(a.Result, "post:"); ok {
+			rw.Result = strings.TrimRight(s.cfg.ForumURL, "/") + "/p/" + p
+		}
+		data.Rows = append(data.Rows, rw)
+	}
+	if len(list) == pageSize {
+		data.Next = self + "?before=" + strconv.FormatInt(list[len(list)-1].ID, 10)
+	}
+	s.render(w, http.StatusOK, "history", data)
+}
+
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	s.historyPage(w, r, "History", store.ActionFilter{States: []string{store.StateApproved, store.StateSending, store.StateDone,
+		store.StateRejected, store.StateSkipped, store.StateFailed, store.StateDropped}}, s.cfg.Prefix+"/history")
+}
+
+func (s *Server) shadow(w http.ResponseWriter, r *http.Request) {
+	s.historyPage(w, r, "What Herald would have posted this week", store.ActionFilter{States: []string{store.StateShadow},
+		Since: s.cfg.Now().Add(-7 * 24 * time.Hour)}, s.cfg.Prefix+"/shadow")
+}
