@@ -27,7 +27,7 @@ func TestScoreToyCases(t *testing.T) {
 		{ID: "s1", Category: Support, Answers: []string{"a"}, TopicMatch: []string{"b"}},
 		{ID: "s2", Category: Support, Answers: []string{"x"}},
 		{ID: "s3", Category: Support, TopicMatch: []string{"t"}}, // lenient only
-		{ID: "s4", Category: Support},                             // no labels: never wrong, not in hit rates
+		{ID: "s4", Category: Support},                            // no labels: never wrong, not in hit rates
 		{ID: "ab", Category: Abstain},
 		{ID: "ns", Category: NotSupport},
 	}

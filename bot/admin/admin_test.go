@@ -60,7 +60,7 @@ func newEnv(t *testing.T) *env {
 		"category_id": demo.Support.ID, "post_number": 1, "asker": "alice", "draft": "**What I see:** an OOM.\n\nSources: …",
 		"question": "vllm serve … <script>alert(1)</script> ![x](https://evil.example/x.png)", "confidence": 0.55,
 		"matches": []map[string]any{{"id": "vllm-project/vllm#51396", "url": "https://github.com/vllm-project/vllm/issues/51396", "title": "offload", "score": 3.2, "reasons": []string{"the command sets --cpu-offload-gb 100"}}},
-		"facts": map[string]any{"platform": "rocm"}, "some_future_field": 7})
+		"facts":   map[string]any{"platform": "rocm"}, "some_future_field": 7})
 	if _, err := db.Record(context.Background(), []store.Action{{Kind: "reply", Key: "reply:1:1", TopicID: demo.OOMTopic.ID, PostID: 1,
 		Payload: payload, Confidence: 0.55, State: store.StatePending, Mode: "auto", Reason: "confidence 0.55 below auto-post 0.60"}}); err != nil {
 		t.Fatal(err)

@@ -51,6 +51,15 @@ type Config struct {
 	HTTP struct {
 		Listen string `yaml:"listen"`
 	} `yaml:"http"`
+	Admin struct {
+		// BaseURL is where staff reach the page (http.listen behind a
+		// proxy, usually https); DiscourseConnect returns there.
+		BaseURL string   `yaml:"base_url"`
+		Groups  []string `yaml:"groups"`
+		// ConnectSecret enables "log in with the forum"; set it with
+		// HERALD_CONNECT_SECRET.
+		ConnectSecret string `yaml:"connect_secret"`
+	} `yaml:"admin"`
 	Webhook struct {
 		Secret string `yaml:"secret"`
 		Path   string `yaml:"path"`
@@ -132,6 +141,7 @@ func parseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
 		"HERALD_DISCOURSE_API_KEY":  &c.Discourse.APIKey,
 		"HERALD_DISCOURSE_USERNAME": &c.Discourse.Username,
 		"HERALD_WEBHOOK_SECRET":     &c.Webhook.Secret,
+		"HERALD_CONNECT_SECRET":     &c.Admin.ConnectSecret,
 		"HERALD_BOT_MODE":           &c.Bot.Mode,
 	} {
 		if v := getenv(env); v != "" {
@@ -200,6 +210,11 @@ func (c *Config) validate() error {
 	}
 	if c.Webhook.Secret != "" && len(c.Webhook.Secret) < 12 {
 		return fail("webhook.secret", fmt.Errorf("%w: Discourse requires 12 characters or more", errInvalid))
+	}
+	if c.Admin.BaseURL != "" {
+		if u, err := url.Parse(c.Admin.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fail("admin.base_url", fmt.Errorf("%w: %q is not an http(s) URL", errInvalid, c.Admin.BaseURL))
+		}
 	}
 	if !strings.HasPrefix(c.Webhook.Path, "/") {
 		return fail("webhook.path", fmt.Errorf("%w: must start with /", errInvalid))

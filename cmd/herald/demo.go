@@ -10,9 +10,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/discourse/discoursetest"
 	"github.com/heraldbot/herald/knowledge"
@@ -33,7 +35,8 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	log := newLogger("info", "text", stderr)
-	forum := discoursetest.NewUnstarted()
+	const connectSecret = "demo-discourse-connect-secret"
+	forum := discoursetest.NewUnstarted(discoursetest.WithSSOSecret(connectSecret))
 	if *forumOnly {
 		switch _, err := os.Stat(*statePath); {
 		case *statePath != "" && err == nil:
@@ -103,8 +106,35 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it within seconds:\n")
 	fmt.Fprintf(stdout, "  curl -s %s/posts.json -H 'Api-Key: %s' -H 'Api-Username: alice' -d category=1 --data-urlencode 'title=OOM with --cpu-offload-gb on 0.24' --data-urlencode \"raw=$(printf 'vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\\n\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n\\nvllm 0.24.0')\"\n", forumURL, discoursetest.AdminAPIKey)
 	fmt.Fprintf(stdout, "  then read it: %s/t/topic/6/1 (or /t/6.json)\n", forumURL)
+	var page atomic.Pointer[admin.Server]
 	return serveBot(ctx, botRuntime{
 		db: db, client: client, log: log, listen: *botListen, interval: *poll, botName: "herald",
 		opts: bot.Options{Username: "herald", Mode: bot.ModeAuto, Backfill: 24 * time.Hour},
+		extra: func(mux *http.ServeMux) {
+			mux.Handle("/admin/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if p := page.Load(); p != nil {
+					p.Handler().ServeHTTP(w, r)
+					return
+				}
+				http.Error(w, "starting", http.StatusServiceUnavailable)
+			}))
+		},
+		ready: func(addr string) {
+			base := "http://" + addr
+			p, err := admin.New(admin.Config{DB: db, ForumURL: forumURL, BaseURL: base, Log: log.With("component", "admin"),
+				Connect: &discourse.Connect{ForumURL: forumURL, Secret: connectSecret, Nonces: db}})
+			if err != nil {
+				log.Error("admin page", "err", err)
+				return
+			}
+			page.Store(p)
+			link, err := admin.NewLoginLink(ctx, db, base+"/admin", "admin", time.Hour)
+			if err != nil {
+				log.Error("login link", "err", err)
+				return
+			}
+			fmt.Fprintf(stdout, "admin: %s/admin/\n", base)
+			fmt.Fprintf(stdout, "login: %s\n", link)
+		},
 	}, stdout)
 }

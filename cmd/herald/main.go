@@ -32,6 +32,9 @@ Usage:
   herald demo [--forum-only --listen ADDR --state FILE --api-key KEY]
   herald run --config config.yaml
   herald pause|resume --config config.yaml (or --db PATH)
+  herald queue list|show|approve|edit|reject [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper]
+  herald history --config F (or --db P)
+  herald admin-link --config F --as USER [--ttl 15m]
   herald answer [FILE|-] [--title TEXT] [--kb PATH] [--format markdown|json] [--bot NAME]
   herald kb import [--db PATH] SOURCE...   (builtin:vllm, pack.yaml, issues.json, docs-folder)
   herald kb list   [--db PATH] [--kind K] [--source S] [--limit N]
@@ -83,6 +86,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, args[1:], stdout, stderr)
+	case "queue":
+		return cmdQueue(ctx, args[1:], stdin, stdout, stderr)
+	case "history":
+		return cmdQueue(ctx, append([]string{"history"}, args[1:]...), stdin, stdout, stderr)
+	case "admin-link":
+		return cmdAdminLink(ctx, args[1:], stdout, stderr)
 	case "pause":
 		return cmdPause(ctx, args[1:], true, stdout, stderr)
 	case "resume":

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/store"
 )
@@ -70,8 +72,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	adminBase := cfg.Admin.BaseURL
+	if adminBase == "" {
+		adminBase = "http://" + cfg.HTTP.Listen
+	}
+	var connect *discourse.Connect
+	if cfg.Admin.ConnectSecret != "" {
+		connect = &discourse.Connect{ForumURL: cfg.Discourse.URL, Secret: cfg.Admin.ConnectSecret, Nonces: db}
+	}
+	page, err := admin.New(admin.Config{DB: db, Connect: connect, ForumURL: cfg.Discourse.URL, BaseURL: adminBase,
+		Groups: cfg.Admin.Groups, Secure: strings.HasPrefix(adminBase, "https://"), Log: log.With("component", "admin")})
+	if err != nil {
+		return err
+	}
 	return serveBot(ctx, botRuntime{
-		db: db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
+		extra: func(mux *http.ServeMux) { mux.Handle("/admin/", page.Handler()) },
+		db:    db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
 		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
 		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars,
 	}, stdout)

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/heraldbot/herald/bot/admin"
+	"github.com/heraldbot/herald/store"
+)
+
+// openStoreFor opens the store named by --db or the config's store.path.
+func openStoreFor(ctx context.Context, cfgPath, dbPath string) (*store.DB, *Config, error) {
+	var cfg *Config
+	if dbPath == "" && cfgPath != "" {
+		c, err := loadConfig(cfgPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg, dbPath = c, c.Store.Path
+	}
+	if dbPath == "" {
+		return nil, nil, usagef("needs --config or --db")
+	}
+	db, err := store.Open(ctx, dbPath)
+	return db, cfg, err
+}
+
+// cmdQueue is `herald queue list|show|approve|edit|reject` and
+// `herald history`: the admin page's powers on the command line, with the
+// same checks and audit records.
+func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("queue needs a subcommand: list, show, approve, edit, reject")
+	}
+	sub, args := args[0], args[1:]
+	fs := newFlagSet("queue "+sub, stderr)
+	cfgPath := fs.String("config", "", "configuration file")
+	dbPath := fs.String("db", "", "database file")
+	as := fs.String("as", "", "the staff member deciding (recorded in the audit)")
+	state := fs.String("state", store.StatePending, "list: which state")
+	limit := fs.Int("limit", 50, "list: how many")
+	reason := fs.String("reason", "", "reject: why")
+	file := fs.String("file", "", "edit: the new draft (- for stdin)")
+	whisper := fs.Bool("whisper", false, "approve/edit: post as a staff whisper")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	db, _, err := openStoreFor(ctx, *cfgPath, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if sub == "list" || sub == "history" {
+		states := []string{*state}
+		if sub == "history" {
+			states = []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected, store.StateSkipped, store.StateFailed}
+		}
+		list, err := db.ListActions(ctx, store.ActionFilter{States: states, Limit: *limit})
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tSTATE\tCONF\tKIND\tTOPIC\tDECIDED BY\tREASON\tCREATED")
+		for _, a := range list {
+			var p struct {
+				TopicTitle string `json:"topic_title"`
+			}
+			_ = json.Unmarshal(a.Payload, &p)
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State, a.Confidence, a.Kind, oneLine(p.TopicTitle, 50),
+				a.DecidedBy, oneLine(a.Reason, 40), a.CreatedAt.Format(time.DateTime))
+		}
+		return tw.Flush()
+	}
+	if len(pos) != 1 {
+		return usagef("queue %s takes one action ID", sub)
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil {
+		return usagef("bad action ID %q", pos[0])
+	}
+	a, err := db.Action(ctx, id)
+	if err != nil {
+		return err
+	}
+	if sub == "show" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
+			"mode": a.Mode, "reason": a.Reason, "decided_by": a.DecidedBy, "result": a.Result, "error": a.Error, "payload": a.Payload})
+	}
+	if *as == "" {
+		return usagef("queue %s needs --as USERNAME (recorded in the audit)", sub)
+	}
+	actor := "cli:" + *as
+	var p map[string]any
+	if err := json.Unmarshal(a.Payload, &p); err != nil {
+		return fmt.Errorf("action %d: %w", id, err)
+	}
+	switch sub {
+	case "approve", "edit":
+		verb := "approve"
+		if sub == "edit" {
+			if *file == "" {
+				return usagef("queue edit needs --file FILE (or - for stdin)")
+			}
+			var in io.Reader = stdin
+			if *file != "-" {
+				f, err := os.Open(*file)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in = f
+			}
+			b, err := io.ReadAll(io.LimitReader(in, 64<<10))
+			if err != nil {
+				return err
+			}
+			draft := strings.TrimSpace(string(b))
+			if draft == "" || strings.Contains(draft, "<!-- herald:") {
+				return usagef("the new draft is empty or contains a herald marker")
+			}
+			if draft != p["draft"] {
+				p["original"], p["draft"] = p["draft"], draft
+				verb = "edit and approve"
+			}
+		}
+		if *whisper {
+			p["whisper"] = true
+			verb += " as whisper"
+		}
+		payload, _ := json.Marshal(p)
+		err = db.Decide(ctx, id, []string{store.StatePending}, store.StateApproved, actor, verb, "", payload)
+	case "reject":
+		if *reason == "" {
+			return usagef("queue reject needs --reason")
+		}
+		err = db.Decide(ctx, id, []string{store.StatePending}, store.StateRejected, actor, "reject", *reason, nil)
+	default:
+		return usagef("unknown queue subcommand %q", sub)
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("action %d is %s, not pending: %w", id, a.State, err)
+	}
+	if err != nil {
+		return err
+	}
+	past := map[string]string{"approve": "approved", "edit": "edited and approved", "reject": "rejected"}[sub]
+	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, past, *as)
+	return err
+}
+
+// cmdAdminLink prints a one-time login link to the admin page for a
+// staff member, for forums without DiscourseConnect.
+func cmdAdminLink(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("admin-link", stderr)
+	cfgPath := fs.String("config", "config.yaml", "configuration file")
+	as := fs.String("as", "", "the staff member's forum username")
+	ttl := fs.Duration("ttl", 15*time.Minute, "how long the link stays valid")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	if *as == "" {
+		return usagef("admin-link needs --as USERNAME")
+	}
+	db, cfg, err := openStoreFor(ctx, *cfgPath, "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	base := cfg.Admin.BaseURL
+	if base == "" {
+		base = "http://" + cfg.HTTP.Listen
+	}
+	link, err := admin.NewLoginLink(ctx, db, strings.TrimRight(base, "/")+"/admin", *as, *ttl)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "login: %s\n(single use, valid for %s)\n", link, *ttl)
+	return err
+}
