@@ -32,7 +32,7 @@ func TestQueueCLI(t *testing.T) {
 		t.Error("approve without --as succeeded")
 	}
 	out, _, err = runCmd(t, "an edited draft, checked by staff", "queue", "edit", "1", "--db", path, "--as", "maria", "--file", "-")
-	if err != nil || !strings.Contains(out, "edited by maria") {
+	if err != nil || !strings.Contains(out, "edited and approved by maria") {
 		t.Fatalf("edit: %q %v", out, err)
 	}
 	if _, _, err := runCmd(t, "", "queue", "approve", "1", "--db", path, "--as", "maria"); err == nil || !strings.Contains(err.Error(), "not pending") {
