@@ -112,9 +112,13 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 			if j == 3 {
 				break
 			}
+			// The most telling reason: anything but plain word overlap.
 			reason := ""
-			if len(m.Reasons) > 0 {
-				reason = " — " + m.Reasons[0]
+			for _, rs := range m.Reasons {
+				if rs != "words of the post match this entry" {
+					reason = " — " + rs
+					break
+				}
 			}
 			rw.Matches = append(rw.Matches, m.ID+reason)
 		}
