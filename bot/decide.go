@@ -14,6 +14,7 @@ const (
 	TriggerNewTopic = "new_topic"
 	TriggerMention  = "mention"
 	TriggerReply    = "reply"
+	TriggerSweep    = "sweep"
 )
 
 // Reply is the payload of a reply action: the draft, why it was made, and

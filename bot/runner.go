@@ -57,6 +57,12 @@ func (b *Bot) RunActions(ctx context.Context) error {
 // perform runs one action; stop asks the runner to end this cycle (rate
 // limited, forum unreachable, budget spent).
 func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error) {
+	switch a.Kind {
+	case "learn", "teach":
+		return false, b.applyProposal(ctx, a)
+	case "tag":
+		return b.applyTags(ctx, a)
+	}
 	var r Reply
 	if err := json.Unmarshal(a.Payload, &r); err != nil {
 		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload: "+err.Error())
@@ -108,9 +114,9 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic closed")
 	case !b.inScope(t.CategoryID):
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic moved out of scope")
-	case r.Trigger == TriggerNewTopic && t.Accepted != nil:
+	case (r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep) && t.Accepted != nil:
 		return false, b.finish(ctx, a, store.StateSkipped, "", "already solved")
-	case r.Trigger == TriggerNewTopic && mine > 0:
+	case (r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep) && mine > 0:
 		return false, b.finish(ctx, a, store.StateSkipped, "", "the bot already answered this topic")
 	case mine >= b.opts.MaxPerTopic:
 		return false, b.finish(ctx, a, store.StateSkipped, "", fmt.Sprintf("the bot has %d posts in this topic (max %d)", mine, b.opts.MaxPerTopic))

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -279,4 +280,29 @@ func (c *Client) CurrentUser(ctx context.Context) (*CurrentUser, error) {
 // AcceptAnswer marks a post as its topic's solution (Solved plugin).
 func (c *Client) AcceptAnswer(ctx context.Context, postID int) error {
 	return c.do(ctx, request{method: http.MethodPost, path: "/solution/accept", form: url.Values{"id": {strconv.Itoa(postID)}}}, nil)
+}
+
+// CreateTopic creates a topic in a category and returns its first post.
+func (c *Client) CreateTopic(ctx context.Context, title, raw string, categoryID int) (*Post, error) {
+	form := url.Values{"title": {title}, "raw": {raw}, "category": {strconv.Itoa(categoryID)}}
+	return c.createFromForm(ctx, form)
+}
+
+// CreatePrivateMessage sends a PM to users or groups.
+func (c *Client) CreatePrivateMessage(ctx context.Context, title, raw string, recipients []string) (*Post, error) {
+	form := url.Values{"title": {title}, "raw": {raw}, "archetype": {"private_message"}, "target_recipients": {strings.Join(recipients, ",")}}
+	return c.createFromForm(ctx, form)
+}
+
+func (c *Client) createFromForm(ctx context.Context, form url.Values) (*Post, error) {
+	var p Post
+	err := c.do(ctx, request{method: http.MethodPost, path: "/posts.json", form: form}, &p)
+	if err != nil {
+		var t *transientError
+		if errors.As(err, &t) && !errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, fmt.Errorf("%w: %v", ErrResponseLost, err)
+		}
+		return nil, err
+	}
+	return &p, nil
 }

@@ -65,6 +65,9 @@ func Footer(botName string) string {
 	return fmt.Sprintf("---\n<sub>I'm Herald, an automated helper, and I can be wrong. Reply here mentioning `@%s` for a follow-up, e.g. with the full log or what you tried.</sub>", bot)
 }
 
+// LinkText escapes untrusted text for the inside of a Markdown link.
+func LinkText(s string) string { return linkText(s) }
+
 // Code renders untrusted text as one safe inline code span (see code).
 func Code(s string) string { return code(s) }
 

@@ -106,7 +106,7 @@ func postSignatures(f *Facts) []postSig {
 		if i == 4 {
 			break
 		}
-		out = append(out, postSig{class: e.Type, tokens: tokenSet(e.Message), sig: e.Signature})
+		out = append(out, postSig{class: e.Type, tokens: tokenSet(maskPathRE.ReplaceAllString(e.Message, " ")), sig: e.Signature})
 	}
 	return out
 }
@@ -331,7 +331,7 @@ func (sm *symptomMemo) get(sym string) symptomInfo {
 		return info
 	}
 	class, msg := splitSymptom(sym)
-	info = symptomInfo{class: class, tokens: tokenSet(msg)}
+	info = symptomInfo{class: class, tokens: tokenSet(maskPathRE.ReplaceAllString(msg, " "))}
 	sm.mu.Lock()
 	if sm.m == nil || len(sm.m) >= symptomMemoMax {
 		sm.m = make(map[string]symptomInfo)

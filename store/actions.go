@@ -338,3 +338,41 @@ func (d *DB) Setting(ctx context.Context, name string) (string, error) {
 	}
 	return v, nil
 }
+
+// ActionByKey returns the action with an idempotency key, or nil.
+func (d *DB) ActionByKey(ctx context.Context, key string) (*Action, error) {
+	a, err := scanAction(d.db.QueryRowContext(ctx, "SELECT "+actionCols+" FROM actions WHERE key = ?", key))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: read action %s: %w", key, err)
+	}
+	return &a, nil
+}
+
+// TryLock takes a named lock for owner until ttl passes; it fails if
+// another owner holds it unexpired. Sweeps use it so that two runs (two
+// processes, or a cron tick during a manual run) never overlap.
+func (d *DB) TryLock(ctx context.Context, name, owner string, ttl time.Duration) (bool, error) {
+	now := d.Now().UTC()
+	value := owner + "|" + now.Add(ttl).Format(time.RFC3339Nano)
+	res, err := d.db.ExecContext(ctx, `INSERT INTO settings(name, value) VALUES(?, ?)
+		ON CONFLICT(name) DO UPDATE SET value = excluded.value
+		WHERE substr(settings.value, instr(settings.value, '|') + 1) < ? OR substr(settings.value, 1, instr(settings.value, '|') - 1) = ?`,
+		"lock:"+name, value, now.Format(time.RFC3339Nano), owner)
+	if err != nil {
+		return false, fmt.Errorf("store: lock %s: %w", name, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// Unlock releases a lock held by owner.
+func (d *DB) Unlock(ctx context.Context, name, owner string) error {
+	_, err := d.db.ExecContext(ctx, `DELETE FROM settings WHERE name = ? AND substr(value, 1, instr(value, '|') - 1) = ?`, "lock:"+name, owner)
+	if err != nil {
+		return fmt.Errorf("store: unlock %s: %w", name, err)
+	}
+	return nil
+}

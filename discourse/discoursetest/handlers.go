@@ -325,6 +325,9 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		var tags []string
 		tags = append(tags, f["tags[]"]...)
 		t, p = s.createTopic(c.user, atoi(f.Get("category")), title, raw, tags)
+		if f.Get("archetype") == "private_message" {
+			t.Archetype = "private_message"
+		}
 	} else {
 		t = s.topics[atoi(f.Get("topic_id"))]
 		if !s.visible(t, c.user) {
@@ -617,6 +620,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		case "status:solved":
 			solved = true
 		default:
+			if strings.Contains(f, ":") { // other operators (after:, #cat) are not modelled
+				continue
+			}
 			words = append(words, f)
 		}
 	}

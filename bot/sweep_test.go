@@ -1,0 +1,222 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/discourse/discoursetest"
+	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
+)
+
+// sweepHarness is a harness whose forum and bot share a settable clock,
+// with the bot started after the seeded topics (no backfill).
+type sweepHarness struct {
+	*harness
+	now *time.Time
+}
+
+func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
+	t.Helper()
+	clock := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(func() time.Time { return clock }))
+	t.Cleanup(forum.Close)
+	demo := forum.Seed("herald")
+	c, err := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
+		discourse.WithRequestBudget(0, 0), discourse.WithRetries(1, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newTestAnswerer(t)
+	opts.Username = "herald"
+	b, err := New(c, a.DB, a, opts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.SetClock(func() time.Time { return clock })
+	h := &sweepHarness{harness: &harness{t: t, forum: forum, demo: demo, bot: b, db: a.DB}, now: &clock}
+	clock = clock.Add(48 * time.Hour)
+	h.cycle() // first start: history is left to the sweep
+	return h
+}
+
+var allowed = []string{"oom", "rocm", "cpu-offload", "kv-cache", "nccl", "hang", "multi-gpu"}
+
+func TestSweepQueuesDraftsAndAddsTagsSafely(t *testing.T) {
+	h := newSweepHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	admin, _ := discourse.NewClient(h.forum.URL, discourse.WithAPIKey(discoursetest.AdminAPIKey, "maria"), discourse.WithRequestBudget(0, 0))
+	if err := admin.SetTopicTags(ctx, h.demo.OOMTopic.ID, []string{"needs-info"}); err != nil {
+		t.Fatal(err)
+	}
+	kv := h.topicByTitle("max seq len")
+	if _, err := h.forum.Reply("maria", kv, "Lower --max-model-len to 16000 and it will start.", 1); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour, AllowedTags: allowed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int
+	for _, u := range rep.Unanswered {
+		ids = append(ids, u.TopicID)
+	}
+	if !slices.Contains(ids, h.demo.OOMTopic.ID) || slices.Contains(ids, kv) {
+		t.Fatalf("unanswered = %v (OOM %d must be in, answered %d out)", ids, h.demo.OOMTopic.ID, kv)
+	}
+	if rep.Drafted == 0 || rep.Tagged == 0 {
+		t.Fatalf("report = %+v", rep)
+	}
+	// Sweep drafts wait for staff even in auto mode; tags go out.
+	h.cycle()
+	if got := h.botPosts(h.demo.OOMTopic.ID); len(got) != 0 {
+		t.Error("a sweep posted without approval")
+	}
+	topic, _ := h.forum.TopicByID(h.demo.OOMTopic.ID)
+	if !slices.Contains(topic.Tags, "needs-info") || !slices.Contains(topic.Tags, "oom") {
+		t.Errorf("tags = %v: a human tag was removed or none added", topic.Tags)
+	}
+	for _, tag := range topic.Tags {
+		if tag != "needs-info" && !slices.Contains(allowed, tag) {
+			t.Errorf("tag %q is not allowed", tag)
+		}
+	}
+	if topic.Closed || !topic.Visible {
+		t.Error("the sweep changed the topic's status")
+	}
+	// A second sweep adds nothing new.
+	rep2, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour, AllowedTags: allowed})
+	if err != nil || rep2.Drafted != 0 {
+		t.Errorf("second sweep: %+v, %v", rep2, err)
+	}
+}
+
+func TestSweepResumesAfterAnInterruption(t *testing.T) {
+	h := newSweepHarness(t, Options{Mode: ModeQueue})
+	ctx := context.Background()
+	// The third topic read fails: the sweep stops with its progress saved.
+	h.forum.Inject("/t/2.json", discoursetest.Fault500, discoursetest.Fault500, discoursetest.Fault500)
+	_, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour})
+	if err == nil {
+		t.Fatal("the interrupted sweep reported no error")
+	}
+	first, _ := h.db.ListActions(ctx, store.ActionFilter{States: []string{store.StatePending}})
+	rep, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Resumed {
+		t.Error("the second sweep did not resume")
+	}
+	all, _ := h.db.ListActions(ctx, store.ActionFilter{States: []string{store.StatePending}})
+	if len(all) <= len(first) {
+		t.Errorf("resume drafted nothing more: %d then %d", len(first), len(all))
+	}
+	seen := map[string]bool{}
+	for _, a := range all {
+		if seen[a.Key] {
+			t.Errorf("duplicate draft %s", a.Key)
+		}
+		seen[a.Key] = true
+	}
+}
+
+func TestSweepNeverRunsTwiceAtOnce(t *testing.T) {
+	h := newSweepHarness(t, Options{Mode: ModeQueue})
+	ok, err := h.db.TryLock(context.Background(), "sweep", "another-process", time.Hour)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if _, err := h.bot.Sweep(context.Background(), SweepOptions{}); !errors.Is(err, ErrSweepRunning) {
+		t.Errorf("concurrent sweep: %v", err)
+	}
+}
+
+func TestDigestContent(t *testing.T) {
+	h := newSweepHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		if _, _, err := h.forum.CreateTopic("bob", h.demo.Support.ID, "Triton cache error on startup",
+			"RuntimeError: Triton cache directory /root/.triton/cache is not writable\n\nvllm serve Qwen/Qwen2.5-7B-Instruct"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	*h.now = h.now.Add(3 * time.Hour)
+	rep, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour, AllowedTags: allowed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := h.bot.Digest(ctx, rep, 7*24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Herald digest", "replies posted", "Unanswered topics", "Running out of memory",
+		"Herald proposes [", "Open topics failing the same way", "Triton cache directory", "no known issue fits"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("digest lacks %q:\n%s", want, md)
+		}
+	}
+	if err := h.bot.PostDigest(ctx, md, h.demo.Staff.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if id := h.topicByTitle("Herald digest"); id == 0 {
+		t.Error("digest not posted")
+	}
+}
+
+// TestLearnFromAcceptedAnswer: a topic is solved on the forum → Herald
+// proposes an entry → staff approve → a new similar post is answered
+// citing the solved topic.
+func TestLearnFromAcceptedAnswer(t *testing.T) {
+	h := newSweepHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	since := *h.now
+	topic, _, err := h.forum.CreateTopic("alice", h.demo.Support.ID, "Triton cache directory is not writable",
+		"Starting the server fails:\n\n```\nvllm serve Qwen/Qwen2.5-7B-Instruct\nRuntimeError: Triton cache directory /root/.triton/cache is not writable\n```\nvllm 0.9.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := h.forum.Reply("bob", topic.ID, "Point TRITON_CACHE_DIR at a writable directory, e.g. `export TRITON_CACHE_DIR=/tmp/triton`. The container's home is read-only. Details: https://triton-lang.org/main/getting-started/installation.html", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.forum.Accept(answer.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	n, err := h.bot.Learn(ctx, since)
+	if err != nil || n != 1 {
+		t.Fatalf("learn: %d proposals, %v", n, err)
+	}
+	props, _ := h.db.ListActions(ctx, store.ActionFilter{Kind: "learn", States: []string{store.StatePending}})
+	if len(props) != 1 {
+		t.Fatalf("proposals = %d", len(props))
+	}
+	if n, _ := h.bot.Learn(ctx, since); n != 0 {
+		t.Errorf("the same topic was proposed again")
+	}
+	if err := h.db.Transition(ctx, props[0].ID, []string{store.StatePending}, store.StateApproved, "maria", ""); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle() // applies the approved proposal
+	e, err := h.db.Entry(ctx, "topic:"+strings.TrimPrefix(h.forum.URL, "http://")+":"+strconv.Itoa(topic.ID))
+	if err != nil || e.Kind != knowledge.KindTopic || !strings.Contains(e.Summary, "TRITON_CACHE_DIR") {
+		t.Fatalf("entry = %+v, %v", e, err)
+	}
+	again, _, err := h.forum.CreateTopic("bob", h.demo.Support.ID, "vllm serve: Triton cache not writable in my container",
+		"```\nvllm serve meta-llama/Llama-3.1-8B-Instruct\nRuntimeError: Triton cache directory /home/vllm/.triton/cache is not writable\n```")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	got := h.botPosts(again.ID)
+	if len(got) != 1 || !strings.Contains(got[0].Raw, e.URL) {
+		t.Fatalf("the new post was not answered from the learned topic: %+v", got)
+	}
+}
