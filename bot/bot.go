@@ -200,3 +200,10 @@ func (b *Bot) updateQueueDepth(ctx context.Context) {
 		b.metrics.QueueDepth.Set(float64(counts[store.StatePending]))
 	}
 }
+
+// Store returns the bot's store (for scheduled jobs that import knowledge).
+func (b *Bot) Store() *store.DB { return b.db }
+
+// ReloadKnowledge rebuilds the answerer's index after the knowledge base
+// changed underneath it (an import).
+func (b *Bot) ReloadKnowledge(ctx context.Context) error { return b.answerer.Reload(ctx) }

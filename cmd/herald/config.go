@@ -47,6 +47,9 @@ type Config struct {
 	} `yaml:"store"`
 	Knowledge struct {
 		Sources []string `yaml:"sources"`
+		// GitHub repositories whose issues are imported and kept fresh
+		// (token from GITHUB_TOKEN).
+		GitHub []GitHubSource `yaml:"github"`
 	} `yaml:"knowledge"`
 	HTTP struct {
 		Listen string `yaml:"listen"`
@@ -60,6 +63,26 @@ type Config struct {
 		// HERALD_CONNECT_SECRET.
 		ConnectSecret string `yaml:"connect_secret"`
 	} `yaml:"admin"`
+	Sweeps struct {
+		// Timezone of the cron schedules (default: the host's).
+		Timezone   string `yaml:"timezone"`
+		Unanswered struct {
+			Schedule    string   `yaml:"schedule"` // cron, e.g. "0 */6 * * *"; empty: off
+			MinAge      Duration `yaml:"min_age"`
+			MaxAge      Duration `yaml:"max_age"`
+			AllowedTags []string `yaml:"allowed_tags"`
+			AutoPost    bool     `yaml:"auto_post"`
+		} `yaml:"unanswered"`
+		Digest struct {
+			Period     Duration `yaml:"period"`
+			CategoryID int      `yaml:"category_id"`
+			Group      string   `yaml:"group"`
+		} `yaml:"digest"`
+		Learn struct {
+			Schedule string   `yaml:"schedule"`
+			Window   Duration `yaml:"window"`
+		} `yaml:"learn"`
+	} `yaml:"sweeps"`
 	Webhook struct {
 		Secret string `yaml:"secret"`
 		Path   string `yaml:"path"`
@@ -121,6 +144,10 @@ func defaultConfig() Config {
 	c.Knowledge.Sources = []string{"builtin:vllm"}
 	c.HTTP.Listen = "127.0.0.1:8080"
 	c.Webhook.Path = "/webhooks/discourse"
+	c.Sweeps.Unanswered.MinAge = Duration(2 * time.Hour)
+	c.Sweeps.Unanswered.MaxAge = Duration(14 * 24 * time.Hour)
+	c.Sweeps.Digest.Period = Duration(7 * 24 * time.Hour)
+	c.Sweeps.Learn.Window = Duration(7 * 24 * time.Hour)
 	c.Log.Level = "info"
 	c.Log.Format = "text"
 	return c

@@ -24,6 +24,12 @@ func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("kb needs a subcommand: import, list, show, search, stats")
 	}
 	sub, args := args[0], args[1:]
+	switch sub {
+	case "learn":
+		return cmdLearn(ctx, args, stdout, stderr)
+	case "import-github":
+		return cmdImportGitHub(ctx, args, stdout, stderr)
+	}
 	fs := newFlagSet("kb "+sub, stderr)
 	dbPath := fs.String("db", defaultDB, "database file")
 	var (

@@ -32,6 +32,8 @@ Usage:
   herald demo [--forum-only --listen ADDR --state FILE --api-key KEY]
   herald run --config config.yaml
   herald pause|resume --config config.yaml (or --db PATH)
+  herald sweep --once [--dry-run] --config F
+  herald kb learn --since YYYY-MM-DD --config F
   herald queue list|show|approve|edit|reject [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper]
   herald history --config F (or --db P)
   herald admin-link --config F --as USER [--ttl 15m]
@@ -86,6 +88,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, args[1:], stdout, stderr)
+	case "sweep":
+		return cmdSweep(ctx, args[1:], stdout, stderr)
 	case "queue":
 		return cmdQueue(ctx, args[1:], stdin, stdout, stderr)
 	case "history":

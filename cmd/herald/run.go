@@ -86,8 +86,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	return serveBot(ctx, botRuntime{
-		extra: func(mux *http.ServeMux) { mux.Handle("/admin/", page.Handler()) },
-		db:    db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
+		schedules: func(ctx context.Context, b *bot.Bot) (func(), error) { return startSchedules(ctx, b, cfg, log) },
+		extra:     func(mux *http.ServeMux) { mux.Handle("/admin/", page.Handler()) },
+		db:        db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
 		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
 		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars,
 	}, stdout)
@@ -108,6 +109,8 @@ type botRuntime struct {
 	extra func(mux *http.ServeMux)
 	// ready is called with the HTTP server's address once it listens.
 	ready func(addr string)
+	// schedules starts the cron jobs; the returned func stops them.
+	schedules func(ctx context.Context, b *bot.Bot) (func(), error)
 }
 
 // serveBot runs the bot loop and its HTTP server (/healthz, /metrics, the
@@ -156,7 +159,15 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	if rt.ready != nil {
 		rt.ready(ln.Addr().String())
 	}
+	stopCron := func() {}
+	if rt.schedules != nil {
+		if stopCron, err = rt.schedules(ctx, b); err != nil {
+			_ = srv.Close()
+			return err
+		}
+	}
 	runErr := b.Run(ctx, rt.interval)
+	stopCron()
 	shutCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(shutCtx)
