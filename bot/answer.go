@@ -26,6 +26,8 @@ type Answerer struct {
 
 	index *knowledge.Index
 	cache *entryCache
+	// priors are outcome multipliers of entries' priors, by entry id.
+	priors map[string]float64
 }
 
 // entryCacheSize bounds the decoded entries kept between posts.
@@ -66,9 +68,18 @@ func (a *Answerer) Reload(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("bot: build index: %w", err)
 	}
+	outcomes, err := a.DB.EntryOutcomes(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: load outcomes: %w", err)
+	}
+	priors := make(map[string]float64, len(outcomes))
+	for id, o := range outcomes {
+		priors[id] = o.PriorFactor()
+	}
 	a.Engine.Schema = schema
 	a.index = b.Build()
 	a.cache = newEntryCache(entryCacheSize)
+	a.priors = priors
 	return nil
 }
 
@@ -100,6 +111,12 @@ func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answ
 			if e, ok = a.cache.get(int64(h.ID)); !ok {
 				continue // deleted since Reload
 			}
+		}
+		if f, ok := a.priors[e.ID]; ok {
+			if e.Prior == 0 {
+				e.Prior = 1
+			}
+			e.Prior *= f // outcomes of earlier citations
 		}
 		cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score})
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/knowledge"
@@ -36,6 +37,8 @@ type Reply struct {
 	Question string            `json:"question,omitempty"`
 	Matches  []knowledge.Match `json:"matches"`
 	Facts    knowledge.Facts   `json:"facts"`
+	// Cited are the ids of the entries the draft cites.
+	Cited []string `json:"cited,omitempty"`
 }
 
 // ActionKey is the idempotency key of a reply to one post.
@@ -48,7 +51,7 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 		Trigger: trigger, TopicID: p.TopicID, TopicTitle: title, CategoryID: p.CategoryID, PostID: p.ID,
 		PostNumber: p.PostNumber, Asker: p.Username, Draft: draft, Whisper: b.opts.Whisper,
 		Decision: string(ans.Decision), Confidence: ans.Confidence, Matches: ans.Matches, Facts: ans.Facts,
-		Question: truncateRunes(p.Raw, 4000),
+		Question: truncateRunes(p.Raw, 4000), Cited: citedIDs(draft, ans),
 	}
 	payload, _ := json.Marshal(r)
 	a := store.Action{Kind: "reply", Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
@@ -111,4 +114,15 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// citedIDs returns the ids of the matches whose URL the draft links.
+func citedIDs(draft string, ans knowledge.Answer) []string {
+	var ids []string
+	for _, m := range ans.Matches {
+		if m.URL != "" && strings.Contains(draft, "("+m.URL+")") {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }

@@ -220,3 +220,42 @@ func TestLearnFromAcceptedAnswer(t *testing.T) {
 		t.Fatalf("the new post was not answered from the learned topic: %+v", got)
 	}
 }
+
+func TestOutcomesFeedEntryPriors(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	h.cycle()
+	oom := h.botPosts(h.demo.OOMTopic.ID)
+	nccl := h.topicByTitle("vllm serve with --tensor-parallel-size 2")
+	ncclBot := h.botPosts(nccl)
+	if len(oom) != 1 || len(ncclBot) != 1 {
+		t.Fatalf("bot replies: %d %d", len(oom), len(ncclBot))
+	}
+	if err := h.forum.Accept(oom[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	h.forum.Like(oom[0].ID)
+	if _, err := h.forum.Reply("alice", nccl, "That didn't help, it still fails the same way after setting the flag.", ncclBot[0].PostNumber); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // checking twice must not double count
+		if n, err := h.bot.CollectOutcomes(ctx, time.Time{}); err != nil || n < 2 {
+			t.Fatalf("collect: %d, %v", n, err)
+		}
+	}
+	outs, err := h.db.EntryOutcomes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := outs["vllm-project/vllm#51396"]
+	if o.Cited != 1 || o.Accepted != 1 || o.Liked != 1 || o.Negative != 0 || o.PriorFactor() <= 1 {
+		t.Errorf("#51396 outcomes = %+v", o)
+	}
+	n := outs["vllm-project/vllm#5484"]
+	if n.Cited != 1 || n.Negative != 1 || n.PriorFactor() >= 1 {
+		t.Errorf("#5484 outcomes = %+v", n)
+	}
+	if f := h.bot.answerer.priors["vllm-project/vllm#5484"]; f >= 1 {
+		t.Errorf("the answerer did not load the lowered prior: %v", f)
+	}
+}

@@ -213,8 +213,20 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 			facts = append(facts, kv{k, v})
 		}
 	}
+	outs, err := s.cfg.DB.EntryOutcomes(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	outcome := map[string]string{}
+	for _, m := range rp.Matches {
+		if o, ok := outs[m.ID]; ok {
+			outcome[m.ID] = fmt.Sprintf("cited %d times: %d accepted, %d liked, %d unhelpful", o.Cited, o.Accepted, o.Liked, o.Negative)
+		}
+	}
 	data := struct {
 		page
+		Outcome           map[string]string
 		Action            *store.Action
 		Reply             reply
 		TopicURL, Result  string
@@ -223,7 +235,7 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		Audit             []store.AuditEntry
 		Diff              []diffLine
 		Notice            string
-	}{page: s.page(r, rp.TopicTitle), Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
+	}{page: s.page(r, rp.TopicTitle), Outcome: outcome, Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
 		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice")}
 	if rp.Original != "" && rp.Original != rp.Draft {
 		data.Diff = lineDiff(rp.Original, rp.Draft)

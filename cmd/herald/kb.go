@@ -96,9 +96,23 @@ func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		outs, err := db.EntryOutcomes(ctx)
+		if err != nil {
+			return err
+		}
+		o := outs[e.ID]
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(e)
+		return enc.Encode(struct {
+			*knowledge.Entry
+			Outcomes struct {
+				Cited, Accepted, Liked, Unhelpful int
+				PriorFactor                       float64 `json:"prior_factor"`
+			} `json:"outcomes"`
+		}{Entry: e, Outcomes: struct {
+			Cited, Accepted, Liked, Unhelpful int
+			PriorFactor                       float64 `json:"prior_factor"`
+		}{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
 	case "search":
 		if len(pos) == 0 {
 			return usagef("kb search needs TEXT")

@@ -58,6 +58,12 @@ func sweepOptions(cfg *Config, dryRun bool) bot.SweepOptions {
 
 // runSweep runs one sweep and, if configured, posts the digest.
 func runSweep(ctx context.Context, b *bot.Bot, cfg *Config, dryRun bool, stdout io.Writer) error {
+	if !dryRun {
+		// Outcomes of recent replies feed the entries' priors.
+		if _, err := b.CollectOutcomes(ctx, time.Now().Add(-cfg.Sweeps.Digest.Period.D())); err != nil {
+			return err
+		}
+	}
 	rep, err := b.Sweep(ctx, sweepOptions(cfg, dryRun))
 	if err != nil {
 		return err
