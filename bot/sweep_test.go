@@ -259,3 +259,31 @@ func TestOutcomesFeedEntryPriors(t *testing.T) {
 		t.Errorf("the answerer did not load the lowered prior: %v", f)
 	}
 }
+
+func TestReplayInShadow(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	// A solved topic whose accepted answer points at the same issue.
+	topic, _, err := h.forum.CreateTopic("bob", h.demo.Support.ID, "AWQ not supported on my V100",
+		"```\nvllm serve Qwen/Qwen1.5-32B-Chat-AWQ --quantization awq\nValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70.\n```")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, _ := h.forum.Reply("maria", topic.ID, "V100 is compute capability 7.0; AWQ needs 7.5, see #4202. Use a GPTQ checkpoint instead.", 1)
+	_ = h.forum.Accept(ans.ID)
+	countsBefore, _ := h.db.CountActions(ctx)
+	rep, err := h.bot.Replay(ctx, time.Now().Add(-24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Topics < 5 || rep.Replies == 0 || rep.Solved != 1 || rep.Agree != 1 {
+		t.Errorf("replay = %+v", rep)
+	}
+	if got := len(h.forum.Posts(topic.ID)); got != 2 {
+		t.Errorf("replay posted: %d posts", got)
+	}
+	countsAfter, _ := h.db.CountActions(ctx)
+	if len(countsAfter) != len(countsBefore) {
+		t.Errorf("replay recorded actions: %v → %v", countsBefore, countsAfter)
+	}
+}

@@ -34,6 +34,8 @@ Usage:
   herald pause|resume --config config.yaml (or --db PATH)
   herald sweep --once [--dry-run] --config F
   herald kb learn --since YYYY-MM-DD --config F
+  herald kb import-github owner/repo [--label L] [--state all] [--since D] [--db PATH]
+  herald replay --from-forum --since YYYY-MM-DD --config F [--json]
   herald queue list|show|approve|edit|reject [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper]
   herald history --config F (or --db P)
   herald admin-link --config F --as USER [--ttl 15m]
@@ -88,6 +90,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdout, stderr)
 	case "demo":
 		return cmdDemo(ctx, args[1:], stdout, stderr)
+	case "replay":
+		return cmdReplay(ctx, args[1:], stdout, stderr)
 	case "sweep":
 		return cmdSweep(ctx, args[1:], stdout, stderr)
 	case "queue":
