@@ -74,14 +74,8 @@ const maxBodyIndex = 2 << 10
 // EntryKeys returns the index keys of an entry, each prefixed by its kind
 // ("f:--cpu-offload-gb", "e:outofmemoryerror", "t:offload").
 func EntryKeys(e *Entry) []string {
-	seen := map[string]bool{}
-	var keys []string
-	add := func(k string) {
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
+	var ks keySet
+	add := ks.add
 	for _, f := range e.Flags {
 		name, _, _ := strings.Cut(f, " ")
 		name, _, _ = strings.Cut(name, "=")
@@ -117,20 +111,14 @@ func EntryKeys(e *Entry) []string {
 	for w := range tokenSet(body) {
 		add("b:" + w)
 	}
-	return keys
+	return ks.keys
 }
 
 // PostKeys returns the index keys a post's facts, title and text ask for.
 func PostKeys(p Post, f *Facts) []string {
 	title := p.Title
-	seen := map[string]bool{}
-	var keys []string
-	add := func(k string) {
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
+	var ks keySet
+	add := ks.add
 	for _, c := range f.Commands {
 		for k := range c.Flags {
 			add("f:" + k)
@@ -178,7 +166,7 @@ func PostKeys(p Post, f *Facts) []string {
 	for fl := range settingFlags(p.Body) {
 		add("f:" + fl)
 	}
-	return keys
+	return ks.keys
 }
 
 // Hit is a candidate id with its index score.
@@ -326,4 +314,20 @@ func (q *hitHeap) sorted() []Hit {
 		return 0
 	})
 	return out
+}
+
+// keySet collects keys once each, in first-seen order.
+type keySet struct {
+	seen map[string]bool
+	keys []string
+}
+
+func (k *keySet) add(key string) {
+	if k.seen == nil {
+		k.seen = map[string]bool{}
+	}
+	if !k.seen[key] {
+		k.seen[key] = true
+		k.keys = append(k.keys, key)
+	}
 }

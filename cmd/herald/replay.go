@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/heraldbot/herald/bot"
 )
 
 // cmdReplay is `herald replay --from-forum --since DATE --config F`: the
@@ -26,16 +28,12 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usagef("--since must be a date like 2026-01-31")
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
+	var rep *bot.ReplayReport
+	err = withBot(ctx, *cfgPath, stderr, func(b *bot.Bot, _ *Config) error {
+		var err error
+		rep, err = b.Replay(ctx, t)
 		return err
-	}
-	b, db, err := newBotFromConfig(ctx, cfg, newLogger(cfg.Log.Level, cfg.Log.Format, stderr))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	rep, err := b.Replay(ctx, t)
+	})
 	if err != nil {
 		return err
 	}

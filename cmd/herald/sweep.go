@@ -92,7 +92,14 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !*once {
 		return usagef("sweep runs on the schedule of `herald run`; use --once to run one now")
 	}
-	cfg, err := loadConfig(*cfgPath)
+	return withBot(ctx, *cfgPath, stderr, func(b *bot.Bot, cfg *Config) error {
+		return runSweep(ctx, b, cfg, *dryRun, stdout)
+	})
+}
+
+// withBot loads the config, builds the bot, runs fn and closes the store.
+func withBot(ctx context.Context, cfgPath string, stderr io.Writer, fn func(*bot.Bot, *Config) error) error {
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return err
 	}
@@ -101,7 +108,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer db.Close()
-	return runSweep(ctx, b, cfg, *dryRun, stdout)
+	return fn(b, cfg)
 }
 
 // cmdLearn is `herald kb learn --since DATE --config F`.
@@ -116,21 +123,14 @@ func cmdLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usagef("--since must be a date like 2026-01-31")
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
+	return withBot(ctx, *cfgPath, stderr, func(b *bot.Bot, _ *Config) error {
+		n, err := b.Learn(ctx, t)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%d knowledge entries proposed from solved topics; review them in the queue (kind learn)\n", n)
 		return err
-	}
-	b, db, err := newBotFromConfig(ctx, cfg, newLogger(cfg.Log.Level, cfg.Log.Format, stderr))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	n, err := b.Learn(ctx, t)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%d knowledge entries proposed from solved topics; review them in the queue (kind learn)\n", n)
-	return err
+	})
 }
 
 // cronLogger adapts slog to robfig/cron's logger.
