@@ -110,6 +110,7 @@ func (p *Program) isBoolean(flag string) bool {
 // genericPrograms are recognised at the start of a line even when no pack
 // describes them, because they wrap or install the programs packs do.
 var genericPrograms = map[string]bool{
+	"bash": true, "sh": true,
 	"python": true, "python3": true, "docker": true, "podman": true, "pip": true,
 	"pip3": true, "uv": true, "torchrun": true, "ray": true, "conda": true,
 }
@@ -170,6 +171,11 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
 			add(m[1], false, 0)
 		}
+		// "I ran bash scripts/run_7b.sh, which fails": a script run
+		// named in the middle of a sentence.
+		for _, m := range scriptRunRE.FindAllString(l, 2) {
+			add(m, false, 0)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	if len(mentioned) == 0 {
@@ -177,6 +183,9 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	}
 	return out, mentioned
 }
+
+// scriptRunRE finds an interpreter running a script inside a sentence.
+var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+[\w./~-]+\.(?:sh|py)\b`)
 
 // quotedRE finds phrases in double quotes, where posts often put commands:
 // I ran - " vllm serve m --tp 8 ".

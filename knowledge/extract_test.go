@@ -390,3 +390,13 @@ func TestVersionRanges(t *testing.T) {
 		t.Error(`ParseVersion("latest") succeeded`)
 	}
 }
+
+func TestScriptRunInASentence(t *testing.T) {
+	f, err := Extract(Post{Body: "I installed it and ran bash scripts/run_for_7B_in_Linux_or_WSL.sh, which fails with:\nValueError: boom"}, vllmSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Commands) != 1 || f.Commands[0].String() != "bash scripts/run_for_7B_in_Linux_or_WSL.sh" {
+		t.Errorf("commands = %+v", f.Commands)
+	}
+}
