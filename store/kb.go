@@ -326,14 +326,16 @@ func (d *DB) EachEntry(ctx context.Context, fn func(rowid int64, e *knowledge.En
 	return nil
 }
 
-// EntriesByRowID returns the entries with the given row ids; ids that no
+// EntriesByRowID returns the entries with the given row ids, without
+// their Body (free text for search, which ranking and replies do not
+// read: leaving it in SQLite saves most of the decoding); ids that no
 // longer exist are absent from the map.
 func (d *DB) EntriesByRowID(ctx context.Context, ids []int64) (map[int64]knowledge.Entry, error) {
 	out := make(map[int64]knowledge.Entry, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	q := "SELECT rowid, data FROM kb_entries WHERE rowid IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
+	q := "SELECT rowid, json_remove(data, '$.body') FROM kb_entries WHERE rowid IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
