@@ -19,7 +19,7 @@ type Index struct {
 	postings map[string][]int32
 	n        int
 	maxID    int32
-	curated  map[int32]bool
+	curated  []bool    // by id
 	pool     sync.Pool // *[]float64 score arrays of length maxID+1
 }
 
@@ -50,7 +50,11 @@ func (b *IndexBuilder) Add(id int32, e *Entry) {
 
 // Build returns the index; the builder must not be used afterwards.
 func (b *IndexBuilder) Build() *Index {
-	return &Index{postings: b.postings, n: b.n, maxID: b.maxID, curated: b.curated}
+	curated := make([]bool, b.maxID+1)
+	for id := range b.curated {
+		curated[id] = true
+	}
+	return &Index{postings: b.postings, n: b.n, maxID: b.maxID, curated: curated}
 }
 
 // Len returns the number of indexed entries.
@@ -175,9 +179,10 @@ type Hit struct {
 	Score float64
 }
 
-// maxPostingScan bounds the work per key: a key carried by more than this
-// many entries says little (its IDF is near zero) and is skipped.
-const maxPostingScan = 1 << 15
+// A key carried by more than a twentieth of the entries (and more than
+// minSkipPostings) says little — its IDF is a fifth of a rare key's — and
+// is skipped, which bounds the work per post on large knowledge bases.
+const minSkipPostings = 2000
 
 // Search scores every entry sharing a key with the post by the summed
 // IDF-weighted keys and returns the best k, plus the best curated entries
@@ -196,7 +201,7 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	var touched []int32
 	for _, key := range keys {
 		post := x.postings[key]
-		if len(post) == 0 || len(post) > maxPostingScan && len(post) > x.n/4 {
+		if len(post) == 0 || len(post) > minSkipPostings && len(post) > x.n/20 {
 			continue
 		}
 		idf := math.Log(1 + float64(x.n)/float64(len(post)))
