@@ -37,7 +37,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err := discourse.NewClient(os.Getenv("HERALD_CRASH_FORUM"), discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
-		discourse.WithRequestBudget(6000, 50), discourse.WithRetries(1, time.Millisecond), discourse.WithTimeout(300*time.Millisecond))
+		discourse.WithRequestBudget(crashBudget, 50), discourse.WithRetries(1, time.Millisecond), discourse.WithTimeout(300*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,10 @@ func TestCrashChild(t *testing.T) {
 		_ = b.Cycle(ctx) // errors (injected faults) are retried next cycle
 	}
 }
+
+// crashBudget is the request budget of the crashing bot, and the fake
+// forum's shared API limit: restarts must not push the bot over it.
+const crashBudget = 3000
 
 var crashTopics = []struct{ title, body string }{
 	{"OOM with --cpu-offload-gb on ROCm", "vllm serve google/diffusiongemma-26B-A4B-it --cpu-offload-gb 64 --gpu-memory-utilization 0.2\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 15.98 GiB of which 100.00 MiB is free.\n\nvllm 0.24.0+rocm725"},
@@ -73,7 +77,7 @@ func TestCrashSafety(t *testing.T) {
 	dbPath := filepath.Join(dir, "bot.db")
 	seedDB(t, dbPath)
 
-	forum := discoursetest.New(discoursetest.WithRateLimit(0))
+	forum := discoursetest.New(discoursetest.WithRateLimit(crashBudget))
 	t.Cleanup(forum.Close)
 	demo := forum.Seed("herald")
 	r := rand.New(rand.NewPCG(42, 7))
@@ -156,12 +160,18 @@ func TestCrashSafety(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"), discourse.WithRequestBudget(0, 0), discourse.WithRetries(2, time.Millisecond))
+	if n := forum.RateLimited(); n > 0 {
+		t.Errorf("the crashing bot exceeded its request budget: %d requests refused by the forum", n)
+	}
+	c, _ := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"), discourse.WithRequestBudget(crashBudget, 50), discourse.WithRetries(2, time.Millisecond))
 	b, _ := New(c, db, a, Options{Username: "herald", Mode: ModeAuto, Backfill: 24 * time.Hour, MaxPerTopic: 5, HourlyBudget: 10000}, nil, nil)
 	for i := 0; i < 5; i++ {
 		if err := b.Cycle(ctx); err != nil {
 			t.Fatalf("final cycle: %v", err)
 		}
+	}
+	if n := forum.RateLimited(); n > 0 {
+		t.Errorf("the bot exceeded its request budget: %d requests refused by the forum", n)
 	}
 	left, _ := db.ListActions(ctx, store.ActionFilter{States: []string{store.StateApproved, store.StateSending}})
 	if len(left) > 0 {
@@ -213,8 +223,8 @@ func TestCrashSafety(t *testing.T) {
 			t.Errorf("mention %d in topic %d answered %d times, want 1 (actions: %+v)", m.post, m.topic, n, a)
 		}
 	}
-	t.Logf("%d runs (%d killed between a successful POST and its recording): %d topics answered once, %d left alone, %d mentions answered once",
-		runs, killedAfterPost, answered, silent, len(mentions))
+	t.Logf("%d runs (%d killed between a successful POST and its recording): %d topics answered once, %d left alone, %d mentions answered once; %d requests, none over the %d/minute budget",
+		runs, killedAfterPost, answered, silent, len(mentions), forum.TotalRequests(), crashBudget)
 	if killedAfterPost == 0 {
 		t.Error("no run was killed between a POST and its recording")
 	}

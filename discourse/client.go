@@ -83,7 +83,8 @@ func WithRequestBudget(perMinute, burst int) Option {
 
 // newBudget returns a token bucket that refills at (perMinute-burst) a
 // minute: a full bucket plus a minute of refill is exactly perMinute, so
-// no 60-second window can hold more.
+// no 60-second window can hold more. The bucket starts empty, so a process
+// that restarts (or crashes in a loop) cannot add a fresh burst each time.
 func newBudget(perMinute, burst int) *rate.Limiter {
 	if perMinute <= 0 {
 		return nil
@@ -93,7 +94,9 @@ func newBudget(perMinute, burst int) *rate.Limiter {
 		burst = 1
 	}
 	refill := float64(max(1, perMinute-burst)) / 60
-	return rate.NewLimiter(rate.Limit(refill), burst)
+	l := rate.NewLimiter(rate.Limit(refill), burst)
+	l.AllowN(time.Now(), burst)
+	return l
 }
 
 // WithRetries sets how often a GET is retried after 5xx, timeouts and

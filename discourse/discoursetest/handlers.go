@@ -211,6 +211,8 @@ func (s *Server) allowAPI(w http.ResponseWriter, f Fault) bool {
 	}
 	if !limited {
 		s.apiHits = append(s.apiHits, now)
+	} else if f != FaultPlainText429 {
+		s.limited++
 	}
 	s.mu.Unlock()
 	if !limited {

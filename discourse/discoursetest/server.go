@@ -139,6 +139,7 @@ type Server struct {
 	// RatePerMinute is the shared API-key bucket (default 60; 0 = off).
 	ratePerMinute int
 	apiHits       []time.Time
+	limited       int // 429s the shared bucket answered
 	requests      map[string]int
 	memo          map[string]memoEntry
 	ssoSecret     string
@@ -254,6 +255,14 @@ func (s *Server) Inject(path string, faults ...Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults[path] = append(s.faults[path], faults...)
+}
+
+// RateLimited returns how many requests the shared API bucket refused
+// (injected 429s not counted).
+func (s *Server) RateLimited() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limited
 }
 
 // TotalRequests returns how many requests reached the forum.
