@@ -46,3 +46,7 @@ fuzz:
 	for t in FuzzVerifySignature FuzzDecodeEvent FuzzDecodePayload; do \
 		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./discourse/ || exit 1; \
 	done
+	for t in FuzzReadCases FuzzReadGoldAndRun; do \
+		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./bench/ || exit 1; \
+	done
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./cmd/herald/

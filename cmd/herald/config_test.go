@@ -126,3 +126,17 @@ func TestDemoForumOnlyKeepsState(t *testing.T) {
 		t.Errorf("topic lost across restart: %s", body)
 	}
 }
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add("discourse:\n  url: https://f.org\n  api_key: k\nbot:\n  mode: auto\n")
+	f.Add("bot: [1, 2]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		c, err := parseConfig(strings.NewReader(in), func(string) string { return "" })
+		if err == nil && (c.Discourse.URL == "" || c.Discourse.APIKey == "") {
+			t.Errorf("accepted a config without url or key: %+v", c.Discourse)
+		}
+		if err != nil && strings.Contains(err.Error(), "k3y-s3cret") {
+			t.Error("an error echoes the API key")
+		}
+	})
+}
