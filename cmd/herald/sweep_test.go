@@ -16,7 +16,7 @@ func TestSweepAndLearnCommands(t *testing.T) {
 	forum.Seed("herald")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
-	yaml := fmt.Sprintf("discourse:\n  url: %s\n  api_key: %s\nbot:\n  mode: queue\nstore:\n  path: %s\nsweeps:\n  unanswered:\n    min_age: 0s\n    allowed_tags: [oom]\n",
+	yaml := fmt.Sprintf("discourse:\n  url: %s\n  api_key: %s\n  requests_per_minute: 6000\nbot:\n  mode: queue\nstore:\n  path: %s\nsweeps:\n  unanswered:\n    min_age: 0s\n    allowed_tags: [oom]\n",
 		forum.URL, discoursetest.BotAPIKey, filepath.Join(dir, "h.db"))
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
