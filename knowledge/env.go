@@ -116,23 +116,27 @@ func extractVersions(doc *document, cmds []Command) map[string]string {
 // a version suffix (+rocm725) outweighs hardware names, which outweigh
 // words. "CUDA out of memory" is printed by PyTorch on ROCm too, so the
 // bare word cuda is weak.
+//
+// needles, when set, are lower-case strings of which every match of re
+// contains at least one; a post holding none of them skips the regexp.
 type platformSignal struct {
 	re       *regexp.Regexp
 	platform string
 	weight   int
+	needles  []string
 }
 
 var platformSignals = []platformSignal{
-	{regexp.MustCompile(`\+rocm\d*|\brocm/vllm|\bROCM used to build PyTorch: \d`), "rocm", 10},
-	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8},
-	{regexp.MustCompile(`\+cpu\b|VLLM_TARGET_DEVICE=cpu|\bvllm-cpu\b`), "cpu", 10},
-	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8},
-	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6},
-	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6},
-	{regexp.MustCompile(`(?i)\b(?:AMD|Radeon|Instinct|MI\d{3}X?|RX ?\d{4}(?: ?XTX?)?|gfx\d{3,4}\w*|HIP error|hipError|ROCm)\b`), "rocm", 5},
-	{regexp.MustCompile(`(?i)(?:\b|\d[x×])(?:NVIDIA|GeForce|RTX ?A?\d{4}|GTX ?\d{3,4}|Tesla|A100|A10G?|A30|A40|A[456]000|H100|H200|H20|B200|GB200|L40S?|L4|T4|V100|P100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4},
-	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6},
-	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1},
+	{regexp.MustCompile(`\+rocm\d*|\brocm/vllm|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
+	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
+	{regexp.MustCompile(`\+cpu\b|VLLM_TARGET_DEVICE=cpu|\bvllm-cpu\b`), "cpu", 10, []string{"cpu"}},
+	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
+	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
+	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
+	{regexp.MustCompile(`(?i)\b(?:AMD|Radeon|Instinct|MI\d{3}X?|RX ?\d{4}(?: ?XTX?)?|gfx\d{3,4}\w*|HIP error|hipError|ROCm)\b`), "rocm", 5, nil},
+	{regexp.MustCompile(`(?i)(?:\b|\d[x×])(?:NVIDIA|GeForce|RTX ?A?\d{4}|GTX ?\d{3,4}|Tesla|A100|A10G?|A30|A40|A[456]000|H100|H200|H20|B200|GB200|L40S?|L4|T4|V100|P100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4, nil},
+	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
+	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
 
 func extractPlatform(doc *document, versions map[string]string) string {
@@ -153,9 +157,17 @@ func extractPlatform(doc *document, versions map[string]string) string {
 		score["rocm"] += 6
 	}
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
-	text := cpuCoreRE.ReplaceAllString(doc.scanText(), "")
+	text := doc.scanText()
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "on cpu") {
+		text = cpuCoreRE.ReplaceAllString(text, "")
+	}
 	for _, s := range platformSignals {
-		n := len(s.re.FindAllStringIndex(text, 8))
+		if s.needles != nil && !containsAny(lower, s.needles) {
+			continue
+		}
+		// A signal counts at most three times, so three matches are enough.
+		n := len(s.re.FindAllStringIndex(text, 3))
 		if n > 0 {
 			score[s.platform] += s.weight * min(n, 3)
 		}
@@ -396,4 +408,14 @@ func sortedKeys(m map[string]string) []string {
 func isErrorLine(l string) bool {
 	t := strings.TrimSpace(logPrefixRE.ReplaceAllString(l, ""))
 	return pyExcRE.MatchString(t)
+}
+
+// containsAny reports whether s contains any of the needles.
+func containsAny(s string, needles []string) bool {
+	for _, n := range needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }

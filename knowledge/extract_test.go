@@ -400,3 +400,47 @@ func TestScriptRunInASentence(t *testing.T) {
 		t.Errorf("commands = %+v", f.Commands)
 	}
 }
+
+// TestPlatformNeedlesAreSound checks the literal prefilter of every
+// platform signal: each match of the signal's regexp, on the test posts and
+// on phrases written to hit every alternative, holds one of its needles, so
+// skipping the regexp when no needle is present never changes the result.
+func TestPlatformNeedlesAreSound(t *testing.T) {
+	texts := []string{
+		"torch 2.5.1+rocm6.2 from rocm/vllm, ROCM used to build PyTorch: 6.2",
+		"torch 2.5.1+cu124, CUDA used to build PyTorch: 12.4",
+		"vllm 0.6.3+cpu with VLLM_TARGET_DEVICE=cpu in the vllm-cpu image",
+		"torch 2.5+xpu on an Intel(R) Arc A770 and Intel Data Center GPU Max, XPU",
+		"Google TPU v5e, tpu v4 pods, a TPU",
+		"Neuron SDK on Inferentia and Trainium: inf2.xlarge, trn1.32xlarge",
+		"CPU-only box, running on my CPU with no GPUs, without a GPU, the CPU backend, --device cpu, cpu device, supports CPU, for cpu, CPU inference",
+		"CUDA error, cuda",
+	}
+	files, _ := filepath.Glob("testdata/posts/*")
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(body))
+	}
+	matched := map[int]bool{}
+	for _, text := range texts {
+		for i, s := range platformSignals {
+			if s.needles == nil {
+				continue
+			}
+			for _, m := range s.re.FindAllString(text, -1) {
+				matched[i] = true
+				if !containsAny(strings.ToLower(m), s.needles) {
+					t.Errorf("signal %d (%s): match %q holds none of %q", i, s.platform, m, s.needles)
+				}
+			}
+		}
+	}
+	for i, s := range platformSignals {
+		if s.needles != nil && !matched[i] {
+			t.Errorf("signal %d (%s) matched nothing: add a phrase for it", i, s.platform)
+		}
+	}
+}
