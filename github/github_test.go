@@ -2,8 +2,8 @@ package github
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -138,4 +138,3 @@ func TestRateLimits(t *testing.T) {
 		t.Error("bad repo accepted")
 	}
 }
-
