@@ -95,22 +95,31 @@ func openKB(ctx context.Context, path string) (*store.DB, func(), error) {
 		}
 		return db, func() { db.Close() }, nil
 	}
-	dir, err := os.MkdirTemp("", "herald-kb-")
+	db, _, cleanup, err := openTempDB(ctx, "herald-kb-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("temporary knowledge base: %w", err)
 	}
-	cleanup := func() { os.RemoveAll(dir) }
-	db, err := store.Open(ctx, filepath.Join(dir, "kb.db"))
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
 	for _, name := range knowledge.BuiltinPacks() {
 		if _, err := importSource(ctx, db, "builtin:"+name, importOptions{}, nil); err != nil {
-			db.Close()
 			cleanup()
 			return nil, nil, err
 		}
 	}
-	return db, func() { db.Close(); cleanup() }, nil
+	return db, cleanup, nil
+}
+
+// openTempDB opens a new database in a fresh temporary directory named
+// after prefix; cleanup closes it and removes the directory.
+func openTempDB(ctx context.Context, prefix string) (db *store.DB, path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	path = filepath.Join(dir, "herald.db")
+	db, err = store.Open(ctx, path)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, "", nil, err
+	}
+	return db, path, func() { db.Close(); os.RemoveAll(dir) }, nil
 }

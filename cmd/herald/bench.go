@@ -18,7 +18,6 @@ import (
 	"github.com/heraldbot/herald/bench"
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/knowledge"
-	"github.com/heraldbot/herald/store"
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -184,16 +183,11 @@ func benchSemEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 
-	tmp, err := os.MkdirTemp("", "herald-semeval-")
+	db, _, cleanup, err := openTempDB(ctx, "herald-semeval-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	db, err := store.Open(ctx, filepath.Join(tmp, "semeval.db"))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer cleanup()
 	var entries []knowledge.Entry
 	for _, q := range queries {
 		for _, c := range q.Candidates {
@@ -353,17 +347,11 @@ func benchSpeed(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func speedOne(ctx context.Context, pack *knowledge.Pack, n int, posts []knowledge.Post) (speedRow, error) {
 	row := speedRow{KBSize: n, Posts: len(posts)}
-	tmp, err := os.MkdirTemp("", "herald-speed-")
+	db, path, cleanup, err := openTempDB(ctx, "herald-speed-")
 	if err != nil {
 		return row, err
 	}
-	defer os.RemoveAll(tmp)
-	path := filepath.Join(tmp, "kb.db")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		return row, err
-	}
-	defer db.Close()
+	defer cleanup()
 	if err := db.SaveSchema(ctx, pack.Name, pack.Schema()); err != nil {
 		return row, err
 	}

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -17,8 +16,6 @@ import (
 	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/discourse/discoursetest"
-	"github.com/heraldbot/herald/knowledge"
-	"github.com/heraldbot/herald/store"
 )
 
 // cmdDemo starts the fake forum seeded with support topics and the bot in
@@ -82,21 +79,11 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 
-	dir, err := os.MkdirTemp("", "herald-demo-")
+	db, closeDB, err := openKB(ctx, "")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	for _, name := range knowledge.BuiltinPacks() {
-		if _, err := importSource(ctx, db, "builtin:"+name, importOptions{}, nil); err != nil {
-			return err
-		}
-	}
+	defer closeDB()
 	client, err := discourse.NewClient(forumURL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
 		discourse.WithRequestBudget(600, 20))
 	if err != nil {

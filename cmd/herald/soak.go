@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -38,16 +36,11 @@ func benchSoak(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer forum.Close()
 	forum.SeedBasic("herald")
 	support := 1
-	dir, err := os.MkdirTemp("", "herald-soak-")
+	db, _, cleanup, err := openTempDB(ctx, "herald-soak-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "herald.db"))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer cleanup()
 	if _, err := importPack(ctx, db, pack, nil); err != nil {
 		return err
 	}
