@@ -280,7 +280,7 @@ func (s *Server) getPost(w http.ResponseWriter, r *http.Request) {
 func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	if c.user == nil {
-		writeError(w, http.StatusForbidden, "not_logged_in", "You need to be logged in to do that.")
+		writeNotLoggedIn(w)
 		return
 	}
 	if err := r.ParseForm(); err != nil {
@@ -333,7 +333,7 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 	} else {
 		t = s.topics[atoi(f.Get("topic_id"))]
 		if !s.visible(t, c.user) {
-			writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+			writeNotFound(w)
 			return
 		}
 		if (t.Closed || t.Archived) && !c.user.Staff() {
@@ -429,7 +429,7 @@ func (s *Server) categoryTopics(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if cat == nil {
-		writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+		writeNotFound(w)
 		return
 	}
 	ts := s.sortedTopics(func(t *Topic) bool { return s.visible(t, c.user) && t.CategoryID == id }, q.Get("order"))
@@ -461,7 +461,7 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	t := s.topics[id]
 	if !s.visible(t, c.user) {
-		writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+		writeNotFound(w)
 		return
 	}
 	var posts []map[string]any
@@ -494,7 +494,7 @@ func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	t := s.topics[id]
 	if !s.visible(t, c.user) {
-		writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+		writeNotFound(w)
 		return
 	}
 	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
@@ -528,7 +528,7 @@ func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 func (s *Server) notificationsHandler(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	if c.user == nil {
-		writeError(w, http.StatusForbidden, "not_logged_in", "You need to be logged in to do that.")
+		writeNotLoggedIn(w)
 		return
 	}
 	q := r.URL.Query()
@@ -561,7 +561,7 @@ func (s *Server) notificationsHandler(w http.ResponseWriter, r *http.Request) {
 func (s *Server) markRead(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	if c.user == nil {
-		writeError(w, http.StatusForbidden, "not_logged_in", "You need to be logged in to do that.")
+		writeNotLoggedIn(w)
 		return
 	}
 	_ = r.ParseForm()
@@ -684,7 +684,7 @@ func (s *Server) acceptHandler(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	p := s.post(atoi(r.PostForm.Get("id")))
 	if p == nil {
-		writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+		writeNotFound(w)
 		return
 	}
 	t := s.topics[p.TopicID]

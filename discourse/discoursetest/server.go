@@ -515,6 +515,16 @@ func writeError(w http.ResponseWriter, status int, errorType string, msgs ...str
 	writeJSON(w, status, body)
 }
 
+// writeNotFound answers as Discourse does for a missing or hidden resource.
+func writeNotFound(w http.ResponseWriter) {
+	writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
+}
+
+// writeNotLoggedIn answers as Discourse does when a call needs a user.
+func writeNotLoggedIn(w http.ResponseWriter) {
+	writeError(w, http.StatusForbidden, "not_logged_in", "You need to be logged in to do that.")
+}
+
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
