@@ -22,17 +22,25 @@ type harness struct {
 
 // newHarness seeds a fake forum and a bot over a real store holding the
 // vLLM pack, triaging the seeded topics (backfill).
+// newBotClient is the bot's client for a fake forum in tests: no request
+// budget and fast retries.
+func newBotClient(t *testing.T, forumURL string) *discourse.Client {
+	t.Helper()
+	c, err := discourse.NewClient(forumURL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
+		discourse.WithRequestBudget(0, 0), discourse.WithRetries(1, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	forum := discoursetest.New(discoursetest.WithRateLimit(0))
 	t.Cleanup(forum.Close)
 	demo := forum.Seed("herald")
 	forum.AddUser(discoursetest.User{Username: "otherbot", TrustLevel: 1})
-	c, err := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
-		discourse.WithRequestBudget(0, 0), discourse.WithRetries(1, time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newBotClient(t, forum.URL)
 	a := newTestAnswerer(t)
 	opts.Username = "herald"
 	if opts.Backfill == 0 {

@@ -28,11 +28,7 @@ func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
 	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(func() time.Time { return clock }))
 	t.Cleanup(forum.Close)
 	demo := forum.Seed("herald")
-	c, err := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
-		discourse.WithRequestBudget(0, 0), discourse.WithRetries(1, time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newBotClient(t, forum.URL)
 	a := newTestAnswerer(t)
 	opts.Username = "herald"
 	b, err := New(c, a.DB, a, opts, nil, nil)
