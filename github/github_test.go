@@ -19,7 +19,6 @@ type fakeGitHub struct {
 	mu        sync.Mutex
 	requests  int
 	limitOnce string // "primary" or "secondary"
-	etag      string
 	state     string // state of issue 1
 }
 
