@@ -3,7 +3,6 @@ package knowledge
 import (
 	"math"
 	"regexp"
-	"strings"
 )
 
 // Decision is what Herald does with a post.
@@ -100,60 +99,4 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 		}
 	}
 	return DecisionReply, conf, cited
-}
-
-// SearchTerms returns the words and phrases a full-text search should look
-// for, most telling first: exception classes, flags and environment
-// variables, model names, the title's content words, then the informative
-// words of error messages.
-func SearchTerms(title string, f *Facts) []string {
-	var terms []string
-	seen := map[string]bool{}
-	add := func(t string) {
-		t = strings.TrimSpace(strings.ToLower(t))
-		if len(t) < 3 || seen[t] || stopwords[t] || len(terms) >= 48 {
-			return
-		}
-		seen[t] = true
-		terms = append(terms, t)
-	}
-	for i, e := range f.Errors {
-		if i < 3 {
-			add(lastDotted(e.Type))
-		}
-	}
-	for _, c := range f.Commands {
-		for _, k := range sortedKeys(c.Flags) {
-			if strings.HasPrefix(k, "--") {
-				add(strings.ReplaceAll(strings.TrimPrefix(k, "--"), "-", " "))
-			}
-		}
-	}
-	for _, k := range sortedKeys(f.Env) {
-		add(k)
-	}
-	for _, m := range f.Models {
-		_, name, _ := strings.Cut(m, "/")
-		for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
-			if hasLetter(part) && len(part) > 3 {
-				add(part)
-			}
-		}
-	}
-	for _, w := range wordRE.FindAllString(title, 30) {
-		add(w)
-	}
-	for i, e := range f.Errors {
-		if i == 2 {
-			break
-		}
-		n := 0
-		for _, w := range wordRE.FindAllString(Signature("", e.Message), 60) {
-			if !strings.HasPrefix(w, "<") && n < 14 {
-				add(w)
-				n++
-			}
-		}
-	}
-	return terms
 }

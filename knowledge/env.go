@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -392,15 +391,6 @@ func firstMatch(re *regexp.Regexp, lines []string) string {
 		}
 	}
 	return ""
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // isErrorLine reports whether a line is an exception line, whose versions

@@ -369,8 +369,6 @@ func lastDotted(s string) string {
 	return s
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*|<N>|<PATH>|<HEX>`)
-
 var stopwords = map[string]bool{
 	"the": true, "a": true, "an": true, "of": true, "to": true, "is": true, "in": true, "and": true,
 	"or": true, "for": true, "on": true, "with": true, "be": true, "it": true, "this": true, "that": true,
