@@ -32,6 +32,39 @@ type Program struct {
 type Schema struct {
 	Programs []Program `json:"programs"`
 	Topics   []Topic   `json:"topics,omitempty"`
+	// Templates are known error messages with their classes, from the
+	// packs' entries, for naming the class of a message printed without it.
+	Templates []ErrorTemplate `json:"templates,omitempty"`
+	// Vocabulary is the packs' words for hardware and models.
+	Vocabulary Vocabulary `json:"vocabulary"`
+
+	// templates is Templates compiled; nil until the schema is prepared.
+	templates []compiledTemplate
+}
+
+// Vocabulary is what a pack knows about the words of its posts: which
+// words name which platform's hardware, which words start a model's name,
+// and which device names appear in the same error on different hardware.
+type Vocabulary struct {
+	// DeviceWords are the device names an error message carries ("CUDA
+	// out of memory", "HIP out of memory", "XPU out of memory").
+	DeviceWords []string `yaml:"device_words" json:"device_words,omitempty"`
+	// Hardware maps a platform (cuda, rocm, xpu, cpu, tpu, neuron) to
+	// words that name its hardware: GPU models, product lines, arch
+	// names, cloud instance families. A word ending in "*" matches any
+	// continuation ("gfx9*", "g5.*").
+	Hardware map[string][]string `yaml:"hardware" json:"hardware,omitempty"`
+	// ModelFamilies are words a model's name starts with (llama, qwen),
+	// for recognising model names written without an organisation.
+	ModelFamilies []string `yaml:"model_families" json:"model_families,omitempty"`
+}
+
+// Prepare compiles what the schema matches with; call it once after
+// building or decoding a schema, before sharing it between goroutines.
+// MergeSchemas and Pack.Schema return prepared schemas.
+func (s *Schema) Prepare() *Schema {
+	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
+	return s
 }
 
 // Topic is a pack's rule for tagging a post: the post is about Tag when

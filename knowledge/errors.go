@@ -47,11 +47,13 @@ var genericWrappers = []string{
 // extractErrors scans every line of the document for errors. The most
 // telling error comes first: the final exception of a traceback, unless it
 // is a generic wrapper, in which case its root cause is promoted.
-func extractErrors(doc *document) []ErrorInfo {
+func extractErrors(doc *document, s *Schema) []ErrorInfo {
 	lines := doc.lines()
-	if doc.title != "" {
-		// Titles are often the error itself: "ValueError: LoRA rank 32 ...".
-		lines = append(lines, doc.title)
+	title := stripTitleTemplate(doc.title)
+	if title != "" {
+		// Titles are often the error itself: "ValueError: LoRA rank 32 ...",
+		// also behind an issue template's "[Bug]: ".
+		lines = append(lines, title)
 	}
 	// An error quoted inside a sentence, in a code span or quotes: "it
 	// keeps giving me `RuntimeError: ...`".
@@ -123,6 +125,18 @@ func extractErrors(doc *document) []ErrorInfo {
 			add(e)
 			continue
 		}
+		// An exception named inside a sentence or after a label: "the
+		// container throws: OSError: Incorrect path", "vllm_worker:
+		// RuntimeError: Cannot re-initialize CUDA". A class that ends the
+		// line takes its message from the next one ("gives ValueError:").
+		if m := embeddedExcRE.FindStringSubmatch(t); m != nil {
+			msg := strings.TrimRight(m[2], "`'\" ")
+			if msg == "" && i+1 < len(lines) {
+				msg = strings.TrimSpace(logPrefixRE.ReplaceAllString(lines[i+1], ""))
+			}
+			add(ErrorInfo{Type: m[1], Message: msg})
+			continue
+		}
 		if m := goPanicRE.FindStringSubmatch(t); m != nil {
 			add(ErrorInfo{Type: "panic", Message: m[1]})
 			continue
@@ -174,7 +188,103 @@ func extractErrors(doc *document) []ErrorInfo {
 			continue
 		}
 	}
+	// A title that names a class without a colon: "NotImplementedError
+	// from the OpenAI-compatible server".
+	if m := titleClassRE.FindStringSubmatch(title); m != nil && len(out) == 0 {
+		add(ErrorInfo{Type: m[1]})
+	}
+	// Error bodies of HTTP APIs, as JSON or as a printed Python dict:
+	// {'message': '...', 'type': 'BadRequestError', ...}.
+	for _, e := range bodyErrors(doc.title + "\n" + doc.scanText()) {
+		add(e)
+	}
+	// Messages printed without their class ("ERROR ... Bfloat16 is only
+	// supported on GPUs with compute capability of at least 8.0"): the
+	// class is inferred from a pack's known error templates.
+	for _, e := range inferErrors(lines, out, s) {
+		add(e)
+	}
+	for i := range out {
+		out[i].Kind = errorKind(out[i])
+	}
 	return prioritise(out)
+}
+
+// titleClassRE finds an exception class named as a word of a title.
+var titleClassRE = regexp.MustCompile(`(?:^|\s)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:\s|$)`)
+
+// titleTemplateRE matches the prefixes issue templates and habits put
+// before a title: "[Bug]: ", "[Usage] ", "[BUG]", "[Installation]: ".
+var titleTemplateRE = regexp.MustCompile(`^\s*(?:\[[^\]]{1,30}\]\s*:?\s*)+`)
+
+// stripTitleTemplate removes a template prefix from a title.
+func stripTitleTemplate(title string) string {
+	return strings.TrimSpace(titleTemplateRE.ReplaceAllString(title, ""))
+}
+
+// embeddedExcRE finds an exception class followed by a colon anywhere in a
+// line, after a space, bracket, quote or label.
+var embeddedExcRE = regexp.MustCompile(`(?:^|[\s(\[>:,;"'` + "`" + `])((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|Exception|AssertionError|StopIteration|KeyboardInterrupt)):(?:\s+(\S.*))?$`)
+
+var (
+	bodyTypeRE = regexp.MustCompile(`["']type["']\s*:\s*["']((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))["']`)
+	bodyMsgRE  = regexp.MustCompile(`["']message["']\s*:\s*(?:"((?:[^"\\\n]|\\.){1,600})"|'((?:[^'\\\n]|\\.){1,600})')`)
+)
+
+// bodyErrorWindow bounds how far from its "type" an error body's "message"
+// may be: both are keys of one small object.
+const bodyErrorWindow = 800
+
+// bodyErrors reads API error bodies: an object with a "type" naming an
+// exception class and a "message", in JSON or Python-dict quoting, on one
+// line or several.
+func bodyErrors(text string) []ErrorInfo {
+	var out []ErrorInfo
+	for _, m := range bodyTypeRE.FindAllStringSubmatchIndex(text, 8) {
+		lo, hi := max(0, m[0]-bodyErrorWindow), min(len(text), m[1]+bodyErrorWindow)
+		win := text[lo:hi]
+		typePos := m[0] - lo
+		best, bestDist := "", -1
+		for _, mm := range bodyMsgRE.FindAllStringSubmatchIndex(win, 8) {
+			d := mm[0] - typePos
+			if d < 0 {
+				d = -d
+			}
+			if bestDist >= 0 && d >= bestDist {
+				continue
+			}
+			g := 2
+			if mm[2] < 0 {
+				g = 4
+			}
+			best, bestDist = win[mm[g]:mm[g+1]], d
+		}
+		msg := strings.ReplaceAll(strings.ReplaceAll(best, `\"`, `"`), `\'`, `'`)
+		out = append(out, ErrorInfo{Type: text[m[2]:m[3]], Message: msg})
+	}
+	return out
+}
+
+// errorKind is Herald's category for an error, independent of the class
+// Python printed: "RuntimeError: CUDA error: ..." is a cuda-error.
+func errorKind(e ErrorInfo) string {
+	switch e.Type {
+	case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "panic", "rust-panic",
+		"command-not-found", "fatal-python-error", "signal":
+		return e.Type
+	}
+	msg := strings.ToLower(e.Message)
+	switch {
+	case strings.Contains(e.Type, "OutOfMemory") || strings.Contains(msg, "out of memory"):
+		return "oom"
+	case strings.Contains(msg, "nccl"):
+		return "nccl-error"
+	case strings.Contains(msg, "cuda error") || strings.Contains(msg, "cublas_status"):
+		return "cuda-error"
+	case strings.Contains(msg, "hip error"):
+		return "hip-error"
+	}
+	return "exception"
 }
 
 // prioritise orders errors by how much they say: specific exceptions from

@@ -12,7 +12,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	doc, truncated := readPost(p)
 	f := Facts{}
 	f.Commands, f.MentionedFlags = extractCommands(doc, s)
-	f.Errors = extractErrors(doc)
+	f.Errors = extractErrors(doc, s)
 	f.Versions = extractVersions(doc, f.Commands)
 	f.Platform = extractPlatform(doc, f.Versions)
 	f.GPUs = extractGPUs(doc, f.Errors)

@@ -51,11 +51,19 @@ type Command struct {
 
 // ErrorInfo is one error found in the post.
 type ErrorInfo struct {
-	// Type is the exception class or error kind: torch.OutOfMemoryError,
-	// RuntimeError, panic, rust-panic, cuda-error, nccl-error, hip-error,
+	// Type is the exception class as printed (torch.OutOfMemoryError,
+	// RuntimeError), or, for errors printed without a class, their kind:
+	// panic, rust-panic, cuda-error, nccl-error, hip-error,
 	// command-not-found, signal.
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	// Kind is Herald's category of the error (oom, cuda-error,
+	// nccl-error, nccl-timeout, hip-error, signal, exception, ...),
+	// separate from the class Python printed.
+	Kind string `json:"kind,omitempty"`
+	// Inferred reports that no class was printed: Type was inferred from
+	// a known error template whose message the post quotes.
+	Inferred bool `json:"inferred,omitempty"`
 	// Signature is Type plus the message with numbers, paths, hex and ids
 	// masked, so that the same failure on two machines compares equal.
 	Signature string `json:"signature"`

@@ -70,7 +70,7 @@ func FuzzExtractErrors(f *testing.F) {
 	addPostSeeds(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		doc := &document{prose: strings.Split(body, "\n")}
-		for _, e := range extractErrors(doc) {
+		for _, e := range extractErrors(doc, nil) {
 			if e.Type == "" {
 				t.Errorf("error without type from %q", body)
 			}

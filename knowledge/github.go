@@ -114,7 +114,7 @@ func IssueEntry(repo string, is GitHubIssue) Entry {
 	}
 	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
 	doc.prose = append(doc.prose, e.Title)
-	for _, er := range extractErrors(doc) {
+	for _, er := range extractErrors(doc, nil) {
 		if len(e.Symptoms) < 4 {
 			e.Symptoms = appendUnique(e.Symptoms, er.Type+": "+er.Message)
 		}
@@ -148,9 +148,11 @@ func DocEntry(id, url, markdownText string) Entry {
 	return e
 }
 
-func appendUnique(list []string, s string) []string {
-	if contains(list, s) {
-		return list
+func appendUnique(list []string, items ...string) []string {
+	for _, s := range items {
+		if !contains(list, s) {
+			list = append(list, s)
+		}
 	}
-	return append(list, s)
+	return list
 }

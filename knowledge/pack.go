@@ -21,7 +21,9 @@ type Pack struct {
 	Description string    `yaml:"description"`
 	Programs    []Program `yaml:"programs"`
 	Topics      []Topic   `yaml:"topics"`
-	Entries     []Entry   `yaml:"entries"`
+	// Vocabulary names the pack's hardware and model words.
+	Vocabulary Vocabulary `yaml:"vocabulary"`
+	Entries    []Entry    `yaml:"entries"`
 }
 
 //go:embed packs/*.yaml
@@ -158,17 +160,36 @@ func checkURL(s string) error {
 	return nil
 }
 
-// Schema returns the pack's program schemas and topic rules.
-func (p *Pack) Schema() *Schema { return &Schema{Programs: p.Programs, Topics: p.Topics} }
+// Schema returns the pack's program schemas, topic rules, vocabulary and
+// the error templates of its entries' symptoms, prepared.
+func (p *Pack) Schema() *Schema {
+	s := &Schema{
+		Programs:   p.Programs,
+		Topics:     p.Topics,
+		Templates:  templatesFromEntries(p.Entries),
+		Vocabulary: p.Vocabulary,
+	}
+	return s.Prepare()
+}
 
-// MergeSchemas combines the program schemas of several packs; a later
-// pack's program of the same name replaces an earlier one. Topic rules of
-// the same tag are unioned.
+// MergeSchemas combines the schemas of several packs.
 func MergeSchemas(packs ...*Pack) *Schema {
+	list := make([]*Schema, len(packs))
+	for i, p := range packs {
+		list[i] = p.Schema()
+	}
+	return CombineSchemas(list...)
+}
+
+// CombineSchemas merges schemas: a later program of the same name replaces
+// an earlier one; topic rules, templates and vocabulary are unioned. The
+// result is prepared.
+func CombineSchemas(schemas ...*Schema) *Schema {
 	s := &Schema{}
-	for _, p := range packs {
-		s.Topics = append(s.Topics, p.Topics...)
-		for _, prog := range p.Programs {
+	for _, o := range schemas {
+		s.Topics = append(s.Topics, o.Topics...)
+		s.Templates = append(s.Templates, o.Templates...)
+		for _, prog := range o.Programs {
 			replaced := false
 			for i := range s.Programs {
 				if s.Programs[i].Name == prog.Name {
@@ -180,8 +201,17 @@ func MergeSchemas(packs ...*Pack) *Schema {
 				s.Programs = append(s.Programs, prog)
 			}
 		}
+		v := &s.Vocabulary
+		v.DeviceWords = appendUnique(v.DeviceWords, o.Vocabulary.DeviceWords...)
+		v.ModelFamilies = appendUnique(v.ModelFamilies, o.Vocabulary.ModelFamilies...)
+		for plat, words := range o.Vocabulary.Hardware {
+			if v.Hardware == nil {
+				v.Hardware = map[string][]string{}
+			}
+			v.Hardware[plat] = appendUnique(v.Hardware[plat], words...)
+		}
 	}
-	return s
+	return s.Prepare()
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

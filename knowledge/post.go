@@ -107,7 +107,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 		body = strings.ToValidUTF8(body, "\uFFFD")
 	}
 	body = strings.ReplaceAll(body, "\x00", "")
-	body = strings.ReplaceAll(body, "\r\n", "\n")
+	body = normalizeText(body)
 	f := p.Format
 	if f == FormatAuto {
 		f = FormatMarkdown
@@ -120,7 +120,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 	} else {
 		doc = readMarkdown(body)
 	}
-	doc.title = strings.TrimSpace(p.Title)
+	doc.title = strings.TrimSpace(normalizeText(p.Title))
 	doc.src = body
 	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
 		doc.titleSpans = append(doc.titleSpans, m[1])

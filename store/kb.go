@@ -151,7 +151,7 @@ func (d *DB) Schema(ctx context.Context) (*knowledge.Schema, error) {
 		return nil, fmt.Errorf("store: read schemas: %w", err)
 	}
 	defer rows.Close()
-	var packs []*knowledge.Pack
+	var schemas []*knowledge.Schema
 	for rows.Next() {
 		var name, data string
 		if err := rows.Scan(&name, &data); err != nil {
@@ -161,12 +161,12 @@ func (d *DB) Schema(ctx context.Context) (*knowledge.Schema, error) {
 		if err := json.Unmarshal([]byte(data), &s); err != nil {
 			return nil, fmt.Errorf("store: decode schema %s: %w", name, err)
 		}
-		packs = append(packs, &knowledge.Pack{Name: name, Programs: s.Programs, Topics: s.Topics})
+		schemas = append(schemas, &s)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read schemas: %w", err)
 	}
-	return knowledge.MergeSchemas(packs...), nil
+	return knowledge.CombineSchemas(schemas...), nil
 }
 
 // Entry returns one entry by id, or ErrNotFound.

@@ -1,0 +1,62 @@
+package knowledge
+
+import "strings"
+
+// normalizeText rewrites the typographic variants of ASCII that forum
+// editors, word processors and CJK input methods put into pasted machine
+// text, so that extraction sees the same characters whatever the poster's
+// keyboard: CR and CRLF line ends, no-break and ideographic spaces, smart
+// quotes, full-width ASCII forms (U+FF01–U+FF5E, e.g. "：" and "（"),
+// lenticular brackets and dashes. Zero-width characters, bidi controls and
+// the byte order mark are dropped. The mapping is one rune to at most one
+// rune, so the cost is linear and the output never grows.
+func normalizeText(s string) string {
+	if isPlainASCII(s) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(normalizeRune, s)
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b >= 0x80 || b == '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func normalizeRune(r rune) rune {
+	switch {
+	case r < 0x80:
+		if r == '\r' {
+			return '\n'
+		}
+		return r
+	case r >= 0xFF01 && r <= 0xFF5E: // full-width ASCII
+		return r - 0xFF01 + '!'
+	}
+	switch r {
+	case '\u00A0', '\u2007', '\u202F', '\u3000', '\u2002', '\u2003', '\u2009', '\u200A':
+		return ' '
+	case '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\u00AD',
+		'\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F':
+		return -1
+	case '\u2018', '\u2019', '\u201A', '\u201B', '\u2032':
+		return '\''
+	case '\u201C', '\u201D', '\u201E', '\u201F', '\u2033':
+		return '"'
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2212':
+		return '-'
+	case '\u3010':
+		return '['
+	case '\u3011':
+		return ']'
+	case '\u3001':
+		return ','
+	case '\u2028', '\u2029', '\u0085':
+		return '\n'
+	}
+	return r
+}

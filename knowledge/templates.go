@@ -1,0 +1,244 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// ErrorTemplate is a known error message with its exception class, taken
+// from the symptoms of a pack's entries ("ValueError: The model's max seq
+// len (<N>) is larger than ..."). Posts often quote the message without
+// its class (a log line, a title, a sentence); a template lets Herald name
+// the class and say that it inferred it.
+type ErrorTemplate struct {
+	Class   string `json:"class"`
+	Message string `json:"message"`
+}
+
+// templateMinLiteral is the least literal text (placeholders removed) a
+// template's matched prefix must hold: shorter phrases ("out of memory")
+// are shared by many different errors, so they name no class.
+const templateMinLiteral = 24
+
+// compiledTemplate is an ErrorTemplate ready to match.
+type compiledTemplate struct {
+	class  string
+	re     *regexp.Regexp
+	needle string // lower-case literal word every match contains
+}
+
+var (
+	templateSymptomRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (.{8,})$`)
+	placeholderRE     = regexp.MustCompile(`<[^<>\s]{1,20}>|\[\.\.\.\]|\{\}`)
+	templateSentenceRE = regexp.MustCompile(`[.!?](?:\s|$)`)
+)
+
+// templatesFromEntries collects error templates from entries' symptoms.
+func templatesFromEntries(entries []Entry) []ErrorTemplate {
+	var out []ErrorTemplate
+	seen := map[string]bool{}
+	for _, e := range entries {
+		for _, sym := range e.Symptoms {
+			m := templateSymptomRE.FindStringSubmatch(strings.TrimSpace(sym))
+			if m == nil {
+				continue
+			}
+			key := m[1] + ": " + m[2]
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			out = append(out, ErrorTemplate{Class: m[1], Message: m[2]})
+		}
+	}
+	return out
+}
+
+// compileTemplate turns a template into a case-insensitive pattern over
+// its leading sentences, enough of them to hold templateMinLiteral
+// characters of literal text: placeholders match numbers or short spans,
+// backticks and quotes are optional, whitespace is any whitespace, and a
+// device word (CUDA) matches every device word of the schema (HIP, XPU),
+// since the same error is printed with the name of the device it ran on.
+func compileTemplate(t ErrorTemplate, deviceWords []string) (compiledTemplate, bool) {
+	// Posters quote messages from their second word as often as from
+	// their first: a leading article is optional.
+	msg := strings.TrimSpace(t.Message)
+	for _, art := range []string{"The ", "A ", "An "} {
+		msg = strings.TrimPrefix(msg, art)
+	}
+	// Take whole sentences until there is enough literal text.
+	cut := len(msg)
+	for _, loc := range templateSentenceRE.FindAllStringIndex(msg, -1) {
+		if literalLen(msg[:loc[0]]) >= templateMinLiteral {
+			cut = loc[0]
+			break
+		}
+	}
+	msg = strings.TrimSpace(msg[:cut])
+	if literalLen(msg) < templateMinLiteral {
+		return compiledTemplate{}, false
+	}
+	var b strings.Builder
+	b.WriteString(`(?i)`)
+	needle := ""
+	rest := msg
+	for rest != "" {
+		loc := placeholderRE.FindStringIndex(rest)
+		lit := rest
+		if loc != nil {
+			lit = rest[:loc[0]]
+		}
+		for _, w := range strings.Fields(lit) {
+			if len(w) > len(needle) && !isDeviceWord(w, deviceWords) {
+				needle = strings.ToLower(strings.Trim(w, "`'\"().,:;[]{}"))
+			}
+		}
+		b.WriteString(literalPattern(lit, deviceWords))
+		if loc == nil {
+			break
+		}
+		switch ph := rest[loc[0]:loc[1]]; {
+		case ph == "<N>":
+			b.WriteString(`[\d.,]+`)
+		case ph == "[...]":
+			b.WriteString(`\[.{0,400}?\]`)
+		default:
+			b.WriteString(`.{1,120}?`)
+		}
+		rest = rest[loc[1]:]
+	}
+	re, err := regexp.Compile(b.String())
+	if err != nil || needle == "" {
+		return compiledTemplate{}, false
+	}
+	return compiledTemplate{class: t.Class, re: re, needle: needle}, true
+}
+
+// literalPattern quotes literal template text for a regexp, loosening the
+// characters posters and forums change when they paste.
+func literalPattern(lit string, deviceWords []string) string {
+	var b strings.Builder
+	words := strings.Fields(lit)
+	if strings.HasPrefix(lit, " ") || strings.HasPrefix(lit, "\t") {
+		b.WriteString(`\s*`)
+	}
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(`\s+`)
+		}
+		if isDeviceWord(w, deviceWords) {
+			alts := make([]string, len(deviceWords))
+			for j, d := range deviceWords {
+				alts[j] = regexp.QuoteMeta(d)
+			}
+			b.WriteString(`(?:` + strings.Join(alts, "|") + `)`)
+			continue
+		}
+		for _, r := range w {
+			switch r {
+			case '`', '\'', '"':
+				b.WriteString("[`'\"]?")
+			default:
+				b.WriteString(regexp.QuoteMeta(string(r)))
+			}
+		}
+	}
+	if len(words) > 0 && (strings.HasSuffix(lit, " ") || strings.HasSuffix(lit, "\t")) {
+		b.WriteString(`\s*`)
+	}
+	return b.String()
+}
+
+func isDeviceWord(w string, deviceWords []string) bool {
+	for _, d := range deviceWords {
+		if strings.EqualFold(w, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalLen counts the characters of s outside placeholders.
+func literalLen(s string) int {
+	return len(strings.Join(strings.Fields(placeholderRE.ReplaceAllString(s, " ")), " "))
+}
+
+// compiled returns the schema's templates ready to match, compiling them
+// when the schema was not built by NewSchema or MergeSchemas.
+func (s *Schema) compiled() []compiledTemplate {
+	if s == nil {
+		return nil
+	}
+	if s.templates != nil {
+		return s.templates
+	}
+	return compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
+}
+
+func compileTemplates(ts []ErrorTemplate, deviceWords []string) []compiledTemplate {
+	out := []compiledTemplate{}
+	seen := map[string]bool{}
+	for _, t := range ts {
+		c, ok := compileTemplate(t, deviceWords)
+		if !ok || seen[c.re.String()] {
+			continue
+		}
+		seen[c.re.String()] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// inferErrors matches lines that name no exception class against the
+// schema's templates. A message already reported with its class is not
+// reported again.
+func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
+	tmpls := s.compiled()
+	if len(tmpls) == 0 {
+		return nil
+	}
+	var out []ErrorInfo
+	done := map[string]bool{}
+	for _, l := range lines {
+		if len(l) > 4096 {
+			l = l[:4096]
+		}
+		lower := strings.ToLower(l)
+		for _, t := range tmpls {
+			if done[t.class] || !strings.Contains(lower, t.needle) {
+				continue
+			}
+			loc := t.re.FindStringIndex(l)
+			if loc == nil {
+				continue
+			}
+			msg := strings.TrimSpace(l[loc[0]:])
+			if explained(found, t.class, msg) {
+				done[t.class] = true
+				continue
+			}
+			if len(msg) > 500 {
+				msg = msg[:500]
+			}
+			done[t.class] = true
+			out = append(out, ErrorInfo{Type: t.class, Message: strings.TrimRight(msg, "`'\" "), Inferred: true})
+		}
+	}
+	return out
+}
+
+// explained reports whether an error with a message overlapping msg was
+// already found with a class.
+func explained(found []ErrorInfo, class, msg string) bool {
+	head := strings.ToLower(msg)
+	if len(head) > 40 {
+		head = head[:40]
+	}
+	for _, e := range found {
+		if strings.Contains(strings.ToLower(e.Message), head) {
+			return true
+		}
+	}
+	return false
+}
