@@ -28,8 +28,8 @@ type compiledTemplate struct {
 }
 
 var (
-	templateSymptomRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (.{8,})$`)
-	placeholderRE     = regexp.MustCompile(`<[^<>\s]{1,20}>|\[\.\.\.\]|\{\}`)
+	templateSymptomRE  = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (.{8,})$`)
+	placeholderRE      = regexp.MustCompile(`<[^<>\s]{1,20}>|\[\.\.\.\]|\{\}`)
 	templateSentenceRE = regexp.MustCompile(`[.!?](?:\s|$)`)
 )
 
