@@ -215,7 +215,7 @@ func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields m
 		mark("exception", len(f.Errors) > 0 && f.Errors[0].Type == *e.Exception)
 	}
 	for pkg, v := range e.Versions {
-		mark("versions", f.Versions[strings.ToLower(pkg)] == v)
+		mark("versions", sameVersion(f.Versions[strings.ToLower(pkg)], v))
 	}
 	if e.Platform != nil && *e.Platform != "" {
 		want := *e.Platform
@@ -305,6 +305,13 @@ func sameModel(got, label string) bool {
 		}
 	}
 	return false
+}
+
+// sameVersion compares versions as written, but for the "v" some posters
+// and image tags put before the number (v0.7.3 is 0.7.3).
+func sameVersion(got, want string) bool {
+	norm := func(s string) string { return strings.TrimPrefix(strings.ToLower(strings.TrimSpace(s)), "v") }
+	return got != "" && norm(got) == norm(want)
 }
 
 // unquote strips one pair of matching shell quotes from a labelled value

@@ -19,7 +19,7 @@ var (
 	pkgVersionRE    = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
 	pipShowRE       = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
 	pipShowVerRE    = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch:|CUDA runtime version:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
 	serverVersionRE = regexp.MustCompile(`(?i)\bvLLM (?:API server )?version:? ` + versionPat)
 	rocmVersionRE   = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
 	ncclVersionRE   = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
@@ -28,87 +28,236 @@ var (
 	exportEnvRE     = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
-// extractVersions reads versions from `x -v` pairs, pip and collect_env
-// listings and inline mentions. The first statement of a package wins.
-func extractVersions(doc *document, cmds []Command) map[string]string {
-	v := map[string]string{}
-	set := func(pkg, ver string) {
-		pkg = strings.ToLower(pkg)
-		switch pkg {
-		case "pytorch":
-			pkg = "torch"
-		case "flashinfer-python":
-			pkg = "flashinfer"
-		case "flash_attn":
-			pkg = "flash-attn"
-		}
-		if strings.HasPrefix(pkg, "nvidia-nccl-") {
-			pkg = "nccl"
-		}
-		if _, ok := v[pkg]; !ok && ver != "" {
-			v[pkg] = ver
-		}
+// Version statements are weighed by how they were made: a tool's own
+// listing (pip, collect_env, `x --version`, a pinned requirement, an
+// image tag) outranks a labelled statement ("vLLM version: 0.8.3"),
+// which outranks a package named beside a number in a sentence ("the
+// support that arrived in transformers 5.10"), which outranks the title.
+// Within a tier the first statement wins.
+const (
+	tierTitle = iota + 1
+	tierProse
+	tierLabelled
+	tierListing
+)
+
+var (
+	// "name==1.2.3", "name=1.2.3" (pip freeze, conda, requirements).
+	pinRE = regexp.MustCompile(`(?:^|[\s(,;` + "`" + `'"])([A-Za-z][\w.-]*[A-Za-z0-9])\s*={1,2}\s*` + versionPat + `(?:[\s,;)` + "`" + `'"]|$)`)
+	// A pip list / conda list row or a bullet: "vllm      0.9.2",
+	// "- triton-windows 3.8.0.post28".
+	listRowRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s{2,}|\s+(?:[-*]\s*)?|\s*[:|]\s*)` + versionPat + `(?:\s+\S+)?\s*$`)
+	// "NAME version: X", "NAME version is X", "NAME 版本：X", "NAME: X",
+	// "NAME : X" (collect_env), with the value optionally quoted.
+	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*(?:version|版本|ver\.?)\s*(?:is|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
+	// An image reference with a version tag: vllm/vllm-openai:v0.8.3,
+	// ghcr.io/x/vllm:v0.8.1, nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.
+	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)(?:[\s)\]` + "`" + `'",]|$)`)
+	driverRE   = regexp.MustCompile(`(?i)\b(?:NVIDIA |Nvidia )?driver version\s*:?\s*(\d{3}\.\d+(?:\.\d+)?)`)
+	nvccRE     = regexp.MustCompile(`(?i)\bCuda compilation tools, release (\d+\.\d+)`)
+	// "Python: 3.12", "Python 3.11.13", "Python version: 3.12.13"; not
+	// "python3.10/site-packages".
+	pythonStatedRE = regexp.MustCompile(`(?i)(?:^|[^/\w])Python(?:\s+version)?(?:\s*:\s*|\s+)v?(3\.\d{1,2}(?:\.\d+)?)\b`)
+)
+
+// knownPackages are names whose versions are read even when written
+// loosely ("PyTorch 2.4.0", "cuda11.8"); other names need a statement
+// whose form says it is a version: a pin, a listing row, a label with a
+// full x.y.z version.
+var knownPackages = map[string]bool{
+	"vllm": true, "vllm-mlx": true, "torch": true, "pytorch": true, "transformers": true,
+	"triton": true, "xformers": true, "flashinfer": true, "flashinfer-python": true,
+	"flash-attn": true, "flash_attn": true, "lmdeploy": true, "sglang": true, "nccl": true,
+	"vllm-flash-attn": true, "tokenizers": true, "ray": true, "numpy": true, "cuda": true,
+	"rocm": true, "python": true, "torchvision": true, "xinference": true, "safetensors": true,
+	"accelerate": true, "peft": true, "bitsandbytes": true, "auto-gptq": true, "autoawq": true,
+	"openai": true, "fastapi": true, "pydantic": true, "docker": true,
+}
+
+// notPackages are labels that precede numbers but name no package.
+var notPackages = map[string]bool{
+	"version": true, "release": true, "driver": true, "compute": true, "capability": true,
+	"temperature": true, "top_p": true, "top-p": true, "port": true, "line": true, "step": true,
+	"epoch": true, "loss": true, "time": true, "took": true, "memory": true, "utilization": true,
+	"ratio": true, "rate": true, "speed": true, "throughput": true, "latency": true, "score": true,
+	"ip": true, "host": true, "address": true, "date": true, "size": true, "total": true, "free": true,
+	"used": true, "gpu": true, "gib": true, "gb": true, "mb": true, "arch": true, "sm": true,
+	"kernel": true, "os": true, "ubuntu": true, "image": true, "tag": true, "linux": true,
+	// Qualifiers before "version": "API server version", "CUDA runtime
+	// version", "build version".
+	"server": true, "runtime": true, "api": true, "build": true, "client": true, "engine": true,
+	"library": true, "lib": true, "package": true, "platform": true, "model": true, "bios": true,
+	"firmware": true, "protocol": true, "schema": true, "config": true, "file": true, "format": true,
+}
+
+// versionKey normalises a package name.
+func versionKey(pkg string) string {
+	pkg = strings.ToLower(pkg)
+	switch pkg {
+	case "pytorch":
+		return "torch"
+	case "flashinfer-python":
+		return "flashinfer"
+	case "flash_attn":
+		return "flash-attn"
 	}
+	if strings.HasPrefix(pkg, "nvidia-nccl-") {
+		return "nccl"
+	}
+	return pkg
+}
+
+// fullVersion reports whether ver has the form only versions have: three
+// or more numbers, or a pre-release, post-release or local suffix.
+func fullVersion(ver string) bool {
+	return strings.Count(ver, ".") >= 2 || strings.ContainsAny(ver, "+") || strings.Contains(ver, "rc") || strings.Contains(ver, "post") || strings.Contains(ver, "dev")
+}
+
+// versionSet collects version statements with their tiers.
+type versionSet struct {
+	v    map[string]string
+	tier map[string]int
+}
+
+func (vs *versionSet) set(pkg, ver string, tier int) {
+	pkg = versionKey(pkg)
+	if ver == "" || pkg == "" || notPackages[pkg] {
+		return
+	}
+	if t, ok := vs.tier[pkg]; ok && t >= tier {
+		return
+	}
+	vs.v[pkg] = ver
+	vs.tier[pkg] = tier
+}
+
+// extractVersions reads versions from tool listings, labelled statements,
+// image tags and sentences; see the tiers above.
+func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string {
+	vs := &versionSet{v: map[string]string{}, tier: map[string]int{}}
 	lines := doc.lines()
 	for i, l := range lines {
-		errLine := isErrorLine(l)
+		if isErrorLine(l) {
+			continue // "As of transformers v4.44, ..." states no installed version
+		}
 		if m := versionCmdRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
 			if n := bareVersionRE.FindStringSubmatch(lines[i+1]); n != nil {
-				set(m[1], n[1])
+				vs.set(m[1], n[1], tierListing)
 				continue
 			}
 		}
 		if m := pipShowRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
 			if n := pipShowVerRE.FindStringSubmatch(lines[i+1]); n != nil {
-				set(m[1], n[1])
+				vs.set(m[1], n[1], tierListing)
 			}
 		}
 		if m := serverVersionRE.FindStringSubmatch(l); m != nil {
-			set("vllm", m[1])
+			vs.set("vllm", m[1], tierListing)
 		}
-		for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
-			if errLine {
-				break // "As of transformers v4.44, ..." states no installed version
+		for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
+			if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
+				vs.set(m[1], m[2], tierListing)
 			}
-			pkg := strings.ToLower(m[1])
-			if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
-				continue // read below with their own patterns
-			}
-			set(pkg, m[2])
 		}
-		if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
-			set("nccl", m[1])
+		if m := listRowRE.FindStringSubmatch(l); m != nil {
+			name := strings.ToLower(m[1])
+			if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+				vs.set(m[1], m[2], tierListing)
+			}
+		}
+		for _, m := range imageTagRE.FindAllStringSubmatch(l, -1) {
+			if pkg := imagePackage(m[1], s); pkg != "" {
+				vs.set(pkg, m[2], tierListing)
+			}
+		}
+		for _, m := range labelledRE.FindAllStringSubmatch(l, -1) {
+			name := strings.ToLower(m[1])
+			if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+				vs.set(m[1], m[2], tierLabelled)
+			}
+		}
+		if m := driverRE.FindStringSubmatch(l); m != nil {
+			vs.set("nvidia_driver", m[1], tierLabelled)
+		}
+		if m := nvccRE.FindStringSubmatch(l); m != nil {
+			vs.set("cuda", m[1], tierLabelled)
 		}
 		if m := cudaVersionRE.FindStringSubmatch(l); m != nil {
-			set("cuda", m[1])
+			vs.set("cuda", m[1], tierLabelled)
 		}
 		if m := rocmVersionRE.FindStringSubmatch(l); m != nil {
-			set("rocm", m[1])
+			vs.set("rocm", m[1], tierLabelled)
+		}
+		if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
+			vs.set("nccl", m[1], tierLabelled)
+		}
+		if m := pythonStatedRE.FindStringSubmatch(l); m != nil {
+			vs.set("python", m[1], tierLabelled)
+		}
+		for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
+			pkg := strings.ToLower(m[1])
+			if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
+				continue // read above with their own patterns
+			}
+			vs.set(pkg, m[2], tierProse)
 		}
 	}
 	if doc.title != "" {
 		for _, m := range pkgVersionRE.FindAllStringSubmatch(doc.title, -1) {
-			if p := strings.ToLower(m[1]); p == "vllm" || p == "torch" || p == "transformers" {
-				set(p, m[2])
+			if p := versionKey(m[1]); p == "vllm" || p == "torch" || p == "transformers" {
+				vs.set(p, m[2], tierTitle)
 			}
 		}
 	}
-	// A docker image tag is a version too: vllm/vllm-openai:v0.8.3.
+	// A docker image tag on a command line is a version too.
 	for _, c := range cmds {
 		if c.Program != "docker" && c.Program != "podman" {
 			continue
 		}
 		for _, a := range c.Args {
-			if strings.Contains(a, "vllm") {
-				if _, tag, ok := strings.Cut(a, ":"); ok {
-					if m := bareVersionRE.FindStringSubmatch(tag); m != nil {
-						set("vllm", m[1])
+			if repo, tag, ok := strings.Cut(a, ":"); ok {
+				if m := bareVersionRE.FindStringSubmatch(tag); m != nil {
+					if pkg := imagePackage(repo, s); pkg != "" {
+						vs.set(pkg, m[1], tierListing)
 					}
 				}
 			}
 		}
 	}
-	return v
+	return vs.v
+}
+
+// genericImageNames are last path elements of image repositories that name
+// a channel rather than the software (nvcr.io/nvidia/tensorrt-llm/release).
+var genericImageNames = map[string]bool{"release": true, "releases": true, "image": true, "images": true, "stable": true, "nightly": true}
+
+// imagePackage names the software an image reference carries: the program
+// whose image it is in the schema, a program's name when the repository
+// is called after it (ghcr.io/x/vllm, vllm-gfx906), else the repository's
+// own name. URLs and host:port pairs are not images.
+func imagePackage(repo string, s *Schema) string {
+	if strings.Contains(repo, "://") || !strings.Contains(repo, "/") && !strings.Contains(repo, "-") {
+		return ""
+	}
+	if p, _ := s.image(repo); p != nil {
+		return p.Name
+	}
+	parts := strings.Split(strings.ToLower(repo), "/")
+	name := parts[len(parts)-1]
+	if genericImageNames[name] && len(parts) > 1 {
+		name = parts[len(parts)-2]
+	}
+	if s != nil {
+		for _, p := range s.Programs {
+			if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
+				return p.Name
+			}
+		}
+	}
+	if !hasLetter(name) || strings.Contains(name, ".") && len(parts) == 1 {
+		return ""
+	}
+	return name
 }
 
 // platformSignal is one piece of evidence for a platform, with a weight:

@@ -13,7 +13,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	f := Facts{}
 	f.Commands, f.MentionedFlags = extractCommands(doc, s)
 	f.Errors = extractErrors(doc, s)
-	f.Versions = extractVersions(doc, f.Commands)
+	f.Versions = extractVersions(doc, f.Commands, s)
 	f.Platform = extractPlatform(doc, f.Versions)
 	f.GPUs = extractGPUs(doc, f.Errors)
 	f.Models = extractModels(doc, f.Commands, s)
