@@ -206,6 +206,10 @@ func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields m
 		got, ok := "", false
 		if main != nil {
 			got, ok = main.Flags[name]
+			if !ok && main.Via != "" {
+				// The wrapper's own flags: docker run --gpus all.
+				got, ok = f.Flag(name)
+			}
 		} else {
 			got, ok = f.MentionedFlags[name]
 		}

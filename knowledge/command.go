@@ -188,7 +188,25 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	}
 	for _, block := range doc.code {
 		for _, l := range joinContinuations(strings.Split(block, "\n")) {
-			add(l, false, 0)
+			// A code line wrapped in a stray backtick: "`sudo docker run".
+			add(strings.Trim(l, "`"), false, 0)
+		}
+		for _, words := range listCommands(block, s) {
+			for _, c := range buildCommand(stripWrappers(words), nil, s) {
+				key := c.String()
+				if seen[key] || s.program(c.Program) == nil && !genericPrograms[c.Program] {
+					continue
+				}
+				seen[key] = true
+				c.pos = positionIn(doc.src, block)
+				out = append(out, c)
+			}
+		}
+	}
+	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s) {
+		if key := c.String(); !seen[key] {
+			seen[key] = true
+			out = append(out, c)
 		}
 	}
 	mentioned := map[string]string{}
@@ -200,7 +218,13 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		}
 	}
 	for _, l := range joinContinuations(doc.prose) {
-		add(l, true, 0)
+		if !add(l, true, 0) {
+			// A command inside a sentence or after a label: "Running
+			// vllm serve x --max-model-len 4096 gives ...".
+			if i := embeddedStart(l, s); i >= 0 {
+				add(proseCommandWords(l[i:], s), true, 0)
+			}
+		}
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
 			add(m[1], false, 0)
 		}
@@ -208,6 +232,13 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		// named in the middle of a sentence.
 		for _, m := range scriptRunRE.FindAllString(l, 2) {
 			add(m, false, 0)
+		}
+	}
+	// argparse names the flag and the value it refused: "argument
+	// --tool-call-parser: invalid choice: 'glm45'".
+	for _, m := range argparseRE.FindAllStringSubmatch(doc.title+"\n"+doc.scanText(), 4) {
+		if _, ok := mentioned[normFlag(m[1])]; !ok {
+			mentioned[normFlag(m[1])] = m[2]
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
@@ -218,6 +249,8 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 }
 
 // scriptRunRE finds an interpreter running a script inside a sentence.
+var argparseRE = regexp.MustCompile(`\bargument (--[\w-]+)(?:/-[\w-]+)?: invalid (?:choice|\w+ value): '([^']*)'`)
+
 var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+[\w./~-]+\.(?:sh|py)\b`)
 
 // quotedRE finds phrases in double quotes, where posts often put commands:
@@ -310,7 +343,14 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		line = strings.TrimSpace(p.Name + " " + sub + " " + line)
 	}
 	rest := envPrefixRE.ReplaceAllString(line, "")
-	first, _, _ := strings.Cut(rest, " ")
+	if w := strings.Fields(rest); len(w) > 1 && wrapperPrograms[w[0]] {
+		rest = strings.Join(stripWrappers(w), " ")
+		line = rest
+	}
+	first, after, _ := strings.Cut(rest, " ")
+	if second, _, _ := strings.Cut(strings.TrimSpace(after), " "); strings.HasSuffix(first, ":") || strings.HasSuffix(second, ":") {
+		return nil // "vllm serve: error: argument --x: invalid", a message
+	}
 	prog := path.Base(first)
 	if s.program(prog) == nil && !genericPrograms[prog] {
 		// In code, any tool invoked with long flags is a command.
@@ -529,7 +569,12 @@ func dockerRun(name string, args []string, env map[string]string, s *Schema) []C
 		ic.Via = name
 		out = append(out, ic)
 	} else if len(rest) > 0 {
-		out = append(out, buildCommand(rest, nil, s)...)
+		for _, ic := range buildCommand(rest, nil, s) {
+			if ic.Via == "" {
+				ic.Via = name
+			}
+			out = append(out, ic)
+		}
 	}
 	return out
 }

@@ -47,6 +47,9 @@ type Command struct {
 	Via string `json:"via,omitempty"`
 	// pos is the command's byte offset in the post (-1 in the title).
 	pos int
+	// api marks settings read from a Python API call rather than a
+	// command line.
+	api bool
 }
 
 // ErrorInfo is one error found in the post.
@@ -87,10 +90,10 @@ type GPU struct {
 // MainCommand returns the command the post is about: a command in the
 // title if there is one, else, among commands of programs the schema knows
 // (vllm rather than pip), the one with the most flags — the later one on a
-// tie, since posts tend to end with the attempt that failed — else the
-// first command at all.
+// tie, since posts tend to end with the attempt that failed — then the
+// settings of a Python API call, else the first command at all.
 func (f *Facts) MainCommand(s *Schema) *Command {
-	var best *Command
+	var best, bestAPI *Command
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if c.pos < 0 && s.program(c.Program) != nil {
@@ -99,12 +102,21 @@ func (f *Facts) MainCommand(s *Schema) *Command {
 		if s.program(c.Program) == nil {
 			continue
 		}
+		if c.api {
+			if bestAPI == nil || len(c.Flags) > len(bestAPI.Flags) {
+				bestAPI = c
+			}
+			continue
+		}
 		if best == nil || len(c.Flags) >= len(best.Flags) {
 			best = c
 		}
 	}
 	if best != nil {
 		return best
+	}
+	if bestAPI != nil {
+		return bestAPI
 	}
 	if len(f.Commands) > 0 {
 		return &f.Commands[0]

@@ -1,0 +1,317 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file finds commands where they live besides shell lines: inside a
+// sentence ("Running vllm serve x --max-model-len 4096 gives ..."), behind
+// a label ("Launch command: ..."), in the string lists of Dockerfiles,
+// Compose and Kubernetes files, and in Python API calls whose keyword
+// arguments are the engine's flags.
+
+// wrapperPrograms run the command that follows them; their own options
+// are dropped.
+var wrapperPrograms = map[string]bool{"sudo": true, "nohup": true, "exec": true, "time": true}
+
+// stripWrappers removes leading sudo/nohup/exec/time and sudo's options
+// (-E, -u user) from the words of a command.
+func stripWrappers(words []string) []string {
+	for len(words) > 0 && wrapperPrograms[words[0]] {
+		w := words[0]
+		words = words[1:]
+		for w == "sudo" && len(words) > 0 && strings.HasPrefix(words[0], "-") {
+			if (words[0] == "-u" || words[0] == "-g") && len(words) > 1 {
+				words = words[1:]
+			}
+			words = words[1:]
+		}
+	}
+	return words
+}
+
+// embeddedStart returns the offset in a prose line where a command of a
+// program the schema knows starts after other words, or -1. A program
+// name only starts a command when flags follow it on the line.
+func embeddedStart(line string, s *Schema) int {
+	if s == nil || !strings.Contains(line, " -") {
+		return -1
+	}
+	best := -1
+	for _, p := range s.Programs {
+		if genericPrograms[p.Name] {
+			continue
+		}
+		for from := 0; from < len(line); {
+			i := strings.Index(line[from:], p.Name+" ")
+			if i < 0 {
+				break
+			}
+			i += from
+			if (i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && strings.Contains(line[i:], " -") {
+				if best < 0 || i < best {
+					best = i
+				}
+				break
+			}
+			from = i + 1
+		}
+	}
+	for _, re := range []*regexp.Regexp{pythonModuleStartRE, dockerRunStartRE} {
+		if loc := re.FindStringIndex(line); loc != nil && (best < 0 || loc[0] < best) {
+			best = loc[0]
+		}
+	}
+	return best
+}
+
+var (
+	pythonModuleStartRE = regexp.MustCompile(`\bpython3?(?:\.\d+)?\s+-m\s+[\w.]+`)
+	dockerRunStartRE    = regexp.MustCompile(`\b(?:sudo\s+)?(?:docker|podman)\s+run\s`)
+)
+
+// afterFlag reports whether the text before a word ends with a flag, so
+// that the word is that flag's value ("--model-engine vllm").
+func afterFlag(before string) bool {
+	f := strings.Fields(before)
+	return len(f) > 0 && strings.HasPrefix(f[len(f)-1], "-")
+}
+
+func isCommandBoundary(b byte) bool {
+	return b == ' ' || b == '\t' || b == ':' || b == '(' || b == '`' || b == '"' || b == '\'' || b >= 0x80
+}
+
+// proseCommandWords cuts a command found in a sentence where the sentence
+// resumes: after the flags have begun, a word that is neither a flag nor
+// the value of the flag before it ends the command; before them, at most
+// a subcommand and one argument are taken.
+func proseCommandWords(text string, s *Schema) string {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return ""
+	}
+	p := s.program(words[0])
+	out := []string{words[0]}
+	positional := 0
+	flagsBegun, wantValue := false, false
+	quote := byte(0) // the quote a word opened and no word has closed yet
+	for _, w := range words[1:] {
+		if quote != 0 {
+			out = append(out, w)
+			if strings.Count(w, string(quote))%2 == 1 {
+				quote = 0
+			}
+			continue
+		}
+		if strings.HasSuffix(w, ":") && !flagsBegun {
+			return "" // "vllm serve: error: argument ...", a message
+		}
+		// A closing backtick ends an inline code span, and the command.
+		last := strings.HasSuffix(w, "`")
+		w = strings.TrimRight(w, "`")
+		isFlag := strings.HasPrefix(w, "-") && !isNumber(w) && w != "-"
+		if !isFlag && !wantValue && flagsBegun {
+			return strings.Join(out, " ")
+		}
+		for _, q := range []byte{'\'', '"'} {
+			if strings.Count(w, string(q))%2 == 1 {
+				quote = q
+			}
+		}
+		switch {
+		case isFlag:
+			flagsBegun = true
+			k, _, hasValue := strings.Cut(w, "=")
+			wantValue = !hasValue && (p == nil || !p.isBoolean(normFlag(k)))
+		case wantValue:
+			wantValue = false
+		case flagsBegun:
+			return strings.Join(out, " ")
+		default:
+			positional++
+			if positional > 3 {
+				return strings.Join(out, " ")
+			}
+		}
+		if quote == 0 {
+			w = strings.TrimRight(w, ",;")
+		}
+		out = append(out, w)
+		if last {
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var (
+	// A string list after a Dockerfile instruction or a Compose or
+	// Kubernetes key: CMD ["vllm", "serve"], args: [ "--model", "x" ].
+	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint)\s*:\s*)\[`)
+	listItemRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
+	// A YAML block list under command: or args:.
+	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*$`)
+	yamlItemRE    = regexp.MustCompile(`^(\s*)-\s+(.*?)\s*$`)
+	imageLineRE   = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
+)
+
+// maxListBytes bounds one string list.
+const maxListBytes = 4 << 10
+
+// listCommands returns the word lists of the string-list commands in a
+// block of code, each with the program the block's image runs when the
+// list holds only arguments.
+func listCommands(block string, s *Schema) [][]string {
+	var out [][]string
+	image := ""
+	if m := imageLineRE.FindStringSubmatch(block); m != nil {
+		image = m[1]
+	}
+	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
+		rest := block[loc[1]:]
+		// A list cut off by the end of an excerpt still says what it says.
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			end = len(rest)
+		}
+		if end > maxListBytes {
+			continue
+		}
+		var words []string
+		for _, m := range listItemRE.FindAllStringSubmatch(rest[:end], -1) {
+			w := m[1]
+			if m[1] == "" && m[2] != "" {
+				w = m[2]
+			}
+			words = append(words, strings.ReplaceAll(w, `\"`, `"`))
+		}
+		if ws := withProgram(words, image, s); ws != nil {
+			out = append(out, ws)
+		}
+	}
+	lines := strings.Split(block, "\n")
+	for i := 0; i < len(lines); i++ {
+		m := yamlListKeyRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		var words []string
+		for j := i + 1; j < len(lines) && len(words) < 200; j++ {
+			it := yamlItemRE.FindStringSubmatch(lines[j])
+			if it == nil || len(it[1]) < len(m[1]) {
+				break
+			}
+			v := strings.Trim(it[2], `"'`)
+			// "- --max-model-len=4096" and "- --max-model-len 4096".
+			words = append(words, strings.Fields(v)...)
+		}
+		if ws := withProgram(words, image, s); ws != nil {
+			out = append(out, ws)
+		}
+	}
+	return out
+}
+
+// withProgram prefixes a list of bare arguments with the program that
+// runs them: the program of the block's image, else the program whose
+// model flag the arguments use. Lists that already start with a program
+// are returned as they are.
+func withProgram(words []string, image string, s *Schema) []string {
+	if len(words) == 0 {
+		return nil
+	}
+	if !strings.HasPrefix(words[0], "-") {
+		return words
+	}
+	var p *Program
+	if image != "" {
+		p, _ = s.image(image)
+	}
+	if p == nil {
+		p = s.byModelFlag(strings.Join(words, " "))
+	}
+	if p == nil {
+		return nil
+	}
+	head := []string{p.Name}
+	if len(p.Subcommands) > 0 {
+		head = append(head, p.Subcommands[0])
+	}
+	return append(head, words...)
+}
+
+var (
+	// A Python API call whose keyword arguments are engine settings:
+	// LLM(model="x", tensor_parallel_size=2).
+	apiCallRE = regexp.MustCompile(`\b(?:LLM|EngineArgs|AsyncEngineArgs)\(`)
+	kwargRE   = regexp.MustCompile(`(?s)([A-Za-z_]\w*)\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^{}]*\}|\[[^\[\]]*\]|[^,()\s]+)`)
+)
+
+// apiCommands turns Python API calls into commands of the program whose
+// model flag matches their model keyword, so that LLM(model=...,
+// cpu_offload_gb=14) and --cpu-offload-gb 14 are the same fact.
+func apiCommands(text string, s *Schema) []Command {
+	if s == nil {
+		return nil
+	}
+	var out []Command
+	for _, loc := range apiCallRE.FindAllStringIndex(text, 4) {
+		args, ok := balancedArgs(text[loc[1]:], maxListBytes)
+		if !ok {
+			continue
+		}
+		var prog *Program
+		for i := range s.Programs {
+			if s.Programs[i].ModelFlag != "" {
+				prog = &s.Programs[i]
+				break
+			}
+		}
+		if prog == nil {
+			return nil
+		}
+		c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "python " + strings.TrimSuffix(text[loc[0]:loc[1]], "(") + "()"}
+		if len(prog.Subcommands) > 0 {
+			c.Subcommand = prog.Subcommands[0]
+		}
+		for _, m := range kwargRE.FindAllStringSubmatch(args, 64) {
+			k := "--" + strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
+			v := m[2]
+			if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
+				v = v[1 : len(v)-1]
+			}
+			switch v {
+			case "True":
+				v = ""
+			case "False", "None":
+				continue
+			}
+			c.Flags[k] = v
+		}
+		if len(c.Flags) > 0 {
+			c.pos = loc[0]
+			c.api = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// balancedArgs returns the text up to the parenthesis that closes an
+// opened call, within limit bytes.
+func balancedArgs(text string, limit int) (string, bool) {
+	depth := 1
+	for i := 0; i < len(text) && i < limit; i++ {
+		switch text[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return text[:i], true
+			}
+		}
+	}
+	return "", false
+}
