@@ -281,13 +281,22 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
-	{regexp.MustCompile(`(?i)\b(?:AMD|Radeon|Instinct|MI\d{3}X?|RX ?\d{4}(?: ?XTX?)?|gfx\d{3,4}\w*|HIP error|hipError|ROCm)\b`), "rocm", 5, nil},
-	{regexp.MustCompile(`(?i)(?:\b|\d[x×])(?:NVIDIA|GeForce|RTX ?A?\d{4}|GTX ?\d{3,4}|Tesla|A100|A10G?|A30|A40|A[456]000|H100|H200|H20|B200|GB200|L40S?|L4|T4|V100|P100|nvidia-smi|CUDA Version|NCCL)\b`), "cuda", 4, nil},
+	{regexp.MustCompile(`(?i)\b(?:HIP error|hipError|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|--device[= ]/dev/kfd)`), "rocm", 6, []string{"hip", "rocr", "/dev/kfd"}},
+	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
 	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
 
-func extractPlatform(doc *document, versions map[string]string) string {
+// detectedPlatformRE is vLLM's own statement of the platform it found.
+var detectedPlatformRE = regexp.MustCompile(`(?i)Automatically detected platform (cuda|rocm|cpu|xpu|tpu|neuron)\b`)
+
+// hardwareWeight is the evidence of one hardware word of the pack's
+// vocabulary: between a bare "cuda" (1) and a version suffix (8-10),
+// equal to the strongest generic signals, since a GPU's name says which
+// platform it runs but a post may name hardware it does not use.
+const hardwareWeight = 5
+
+func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
 	for _, ver := range versions {
 		switch {
@@ -305,7 +314,8 @@ func extractPlatform(doc *document, versions map[string]string) string {
 		score["rocm"] += 6
 	}
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
-	text := doc.scanText()
+	// Pasted `git log --oneline` lines name other people's platforms.
+	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "on cpu") {
 		text = cpuCoreRE.ReplaceAllString(text, "")
@@ -320,6 +330,21 @@ func extractPlatform(doc *document, versions map[string]string) string {
 			score[s.platform] += s.weight * min(n, 3)
 		}
 	}
+	// A device chosen on a command line: --device cpu.
+	for _, c := range cmds {
+		if d := strings.ToLower(c.Flags["--device"]); d != "" {
+			switch d {
+			case "cpu", "cuda", "rocm", "xpu", "tpu", "neuron":
+				score[d] += 10
+			}
+		}
+	}
+	if m := detectedPlatformRE.FindStringSubmatch(text); m != nil {
+		score[strings.ToLower(m[1])] += 10
+	}
+	for plat, n := range hardwareHits(text, s) {
+		score[plat] += hardwareWeight * min(n, 3)
+	}
 	best, bestScore := "", 0
 	for _, p := range []string{"rocm", "cuda", "cpu", "xpu", "tpu", "neuron"} {
 		if score[p] > bestScore {
@@ -329,7 +354,59 @@ func extractPlatform(doc *document, versions map[string]string) string {
 	return best
 }
 
-var cpuCoreRE = regexp.MustCompile(`(?i)\bon cpu \d+`)
+var (
+	cpuCoreRE    = regexp.MustCompile(`(?i)\bon cpu \d+`)
+	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+)
+
+// hardwareHits counts, per platform, the distinct hardware words of the
+// schema's vocabulary that the text names as whole words; a word ending
+// in "*" matches any continuation ("RTX*" matches RTX4090). Lines that
+// are error messages name requirements ("only supports AMD MI200 GPUs or
+// newer"), not the poster's hardware, and are skipped.
+func hardwareHits(text string, s *Schema) map[string]int {
+	if s == nil || len(s.Vocabulary.Hardware) == 0 {
+		return nil
+	}
+	var kept []string
+	for _, l := range strings.Split(text, "\n") {
+		if !isErrorLine(l) {
+			kept = append(kept, l)
+		}
+	}
+	lower := strings.ToLower(strings.Join(kept, "\n"))
+	hits := map[string]int{}
+	for plat, words := range s.Vocabulary.Hardware {
+		for _, w := range words {
+			w = strings.ToLower(w)
+			prefix := strings.HasSuffix(w, "*")
+			w = strings.TrimSuffix(w, "*")
+			if w != "" && containsHardwareWord(lower, w, prefix) {
+				hits[plat]++
+			}
+		}
+	}
+	return hits
+}
+
+// containsHardwareWord reports whether w occurs in text starting at a word
+// boundary and, unless prefix is set, ending at one. A number before the
+// word counts as a boundary ("2xH100", "8x A100").
+func containsHardwareWord(text, w string, prefix bool) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		okStart := start == 0 || !isWordByte(text[start-1]) || text[start-1] == 'x' && start >= 2 && text[start-2] >= '0' && text[start-2] <= '9'
+		okEnd := prefix || end == len(text) || !isWordByte(text[end])
+		if okStart && okEnd {
+			return true
+		}
+		i = start + 1
+	}
+}
 
 var (
 	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s?(?:GB|GiB|G)\s+((?:AMD|NVIDIA|Nvidia|Intel)?\s?(?:[\w-]+\s)?(?:GPU|card|VRAM))\b`)
@@ -402,7 +479,12 @@ var notModelOrgs = map[string]bool{
 	"read": true, "write": true, "true": true, "false": true, "src": true, "rocm": true,
 }
 
-// extractModels returns model ids, those on the main command line first.
+// extractModels returns model ids, best evidence first: the model of a
+// command line (its model flag or first argument), a model= keyword, a
+// model path of another tool, the "model" of an API request body, then
+// ids and names written in the text. Text candidates must look like a
+// model: an org/name whose name carries a model family word or a size
+// ("7B"), or a bare name that starts with a family word and has a number.
 func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	var out []string
 	add := func(m string) {
@@ -418,7 +500,8 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			continue
 		}
 		if p.ModelFlag != "" {
-			if v, ok := c.Flags[p.ModelFlag]; ok && v != "" {
+			// A Python call may pass a variable (model=MODEL_PATH).
+			if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
 				add(v)
 			}
 		}
@@ -426,10 +509,16 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			add(c.Args[0])
 		}
 	}
-	// Other tools (lmdeploy, scripts) name local model directories too.
+	// Other tools (lmdeploy, scripts) name models with a model flag or a
+	// local model directory.
 	for _, c := range cmds {
 		if s.program(c.Program) != nil {
 			continue
+		}
+		for _, f := range []string{"--model", "--model-path", "--model-name-or-path", "--model-dir"} {
+			if v := c.Flags[f]; v != "" && (looksLikeModel(v) || looksLikePath(v)) {
+				add(v)
+			}
 		}
 		for _, a := range c.Args {
 			if looksLikePath(a) {
@@ -438,13 +527,31 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			}
 		}
 	}
-	// Engine-argument dumps and Python calls: model='...' / model="...".
-	for _, m := range modelKwargRE.FindAllStringSubmatch(doc.scanText(), 4) {
-		if looksLikeModel(m[1]) || looksLikePath(m[1]) {
+	text := doc.scanText()
+	// Engine-argument dumps and Python calls: model='...', pretrained=x.
+	for _, m := range modelKwargRE.FindAllStringSubmatch(text, 4) {
+		v := m[1] + m[2]
+		if looksLikeModel(v) || looksLikePath(v) || isModelName(v, s) {
+			add(v)
+		}
+	}
+	// "model": "x" in a request body, 'model': '/path' in vLLM's
+	// "non-default args" dump, 'pretrained': ... in lm-eval's.
+	for _, m := range requestModelRE.FindAllStringSubmatch(text, 4) {
+		if looksLikeModel(m[1]) && modelShaped(m[1], s) || looksLikePath(m[1]) || isModelName(m[1], s) {
 			add(m[1])
 		}
 	}
-	text := doc.scanText()
+	// Hugging Face model URLs.
+	for _, m := range hfURLRE.FindAllStringSubmatch(text, 4) {
+		add(m[1])
+	}
+	// An org/name string literal in code: Bonito("BatsResearch/bonito-v1").
+	for _, m := range quotedIDRE.FindAllStringSubmatch(text, 8) {
+		if id := m[1]; !mimeTypes[strings.ToLower(strings.SplitN(id, "/", 2)[0])] && (modelShaped(id, s) || quotedIDName(id)) {
+			add(id)
+		}
+	}
 	for _, m := range modelRE.FindAllStringSubmatchIndex(text, 64) {
 		org, name := text[m[2]:m[3]], text[m[4]:m[5]]
 		end := m[5]
@@ -457,10 +564,29 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		if notModelOrgs[strings.ToLower(org)] || !hasLetter(name) || isFileName(name) {
 			continue
 		}
-		if org == "vllm" && strings.HasPrefix(name, "vllm") {
-			continue // the docker image
+		if end < len(text) && text[end] == ':' && !strings.HasPrefix(text[end:], ": ") {
+			continue // an image reference: org/name:tag
+		}
+		if p, _ := s.image(org + "/" + name); p != nil || !modelShaped(org+"/"+name, s) {
+			continue
 		}
 		add(org + "/" + name)
+	}
+	// Bare names in sentences and titles: "The model is Qwen2.5-14B-Instruct".
+	prose := strings.Join(doc.prose, "\n")
+	if len(prose) > scanLimit {
+		prose = prose[:scanLimit]
+	}
+	for _, t := range []string{doc.title, prose} {
+		for _, m := range bareModelRE.FindAllStringSubmatchIndex(t, -1) {
+			name := t[m[2]:m[3]]
+			if m[2] > 0 && strings.ContainsRune("/\\.@=", rune(t[m[2]-1])) || m[3] < len(t) && t[m[3]] == '/' {
+				continue // part of a path, URL, id or setting
+			}
+			if isModelName(name, s) {
+				add(strings.TrimRight(name, ".-_"))
+			}
+		}
 	}
 	if len(out) > 8 {
 		out = out[:8]
@@ -468,7 +594,94 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	return out
 }
 
-var modelKwargRE = regexp.MustCompile(`\bmodel\s*=\s*['"]([^'"\s]{3,200})['"]`)
+var (
+	// "model": "x" in an API request body or a logged argument dict.
+	requestModelRE = regexp.MustCompile(`["'](?:model|pretrained)["']\s*:\s*["']([^"'\s]{2,200})["']`)
+	hfURLRE        = regexp.MustCompile(`\bhuggingface\.co/(?:models/)?([A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z][\w.-]*)`)
+	quotedIDRE     = regexp.MustCompile(`["']([A-Za-z0-9][\w.-]{1,60}/[\w.-]*[A-Za-z][\w.-]{0,100})["']`)
+	versionOnlyRE  = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
+	// A word that may be a bare model name; isModelName decides.
+	bareModelRE = regexp.MustCompile(`(?:^|[\s(\[,;:"'` + "`" + `])([A-Za-z][\w.-]{2,80})`)
+	// A model size or a quantisation: 7B, 1.5b, 128E, AWQ, GPTQ, Int4.
+	modelSizeRE = regexp.MustCompile(`(?i)(?:^|[-_.])(?:\d+(?:\.\d+)?[bmk]|\d+x\d+b|awq|gptq|gguf|int[48]|fp8|nvfp4|instruct|chat)(?:$|[-_.])`)
+	// Class names of model architectures are not model names.
+	archClassRE = regexp.MustCompile(`For(?:CausalLM|ConditionalGeneration|SequenceClassification|MaskedLM)$|Model$|Config$|Tokenizer$`)
+)
+
+// mimeTypes are the first halves of media types, which are org/name
+// shaped.
+var mimeTypes = map[string]bool{"application": true, "text": true, "image": true, "audio": true, "video": true, "multipart": true, "font": true}
+
+// quotedIDName reports whether a quoted org/name has a name that can only
+// be an artifact's: letters with a number, not a bare version (apps/v1).
+func quotedIDName(id string) bool {
+	org, name, _ := strings.Cut(id, "/")
+	return !notModelOrgs[strings.ToLower(org)] && len(name) >= 4 && hasLetter(name) &&
+		strings.ContainsAny(name, "0123456789") && !versionOnlyRE.MatchString(name) && !isFileName(name)
+}
+
+// familyPrefix reports whether name starts with one of the schema's model
+// family words followed by a number or a separator ("Qwen2.5", "gpt2",
+// "Llama-3", "deepseek-vl2").
+func familyPrefix(name string, s *Schema) bool {
+	if s == nil {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, f := range s.Vocabulary.ModelFamilies {
+		f = strings.ToLower(f)
+		if !strings.HasPrefix(lower, f) {
+			continue
+		}
+		rest := lower[len(f):]
+		if rest == "" {
+			continue
+		}
+		if c := rest[0]; c >= '0' && c <= '9' || (c == '-' || c == '_' || c == '.') && len(rest) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// isModelName reports whether a word written without an organisation is
+// a model's name: it starts with a family word and holds a digit.
+func isModelName(name string, s *Schema) bool {
+	if len(name) < 4 || !strings.ContainsAny(name, "0123456789") || archClassRE.MatchString(name) || isFileName(name) {
+		return false
+	}
+	return familyPrefix(name, s)
+}
+
+// modelShaped reports whether an org/name id looks like a model rather
+// than a MIME type, an API path, a ratio or a pair of words.
+func modelShaped(id string, s *Schema) bool {
+	_, name, _ := strings.Cut(id, "/")
+	if strings.Contains(name, "/") || len(name) < 2 {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, f := range s.vocabularyFamilies() {
+		if strings.Contains(lower, f) {
+			return true
+		}
+	}
+	return modelSizeRE.MatchString(name)
+}
+
+// vocabularyFamilies returns the schema's model family words, lower case.
+func (s *Schema) vocabularyFamilies() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.Vocabulary.ModelFamilies))
+	for i, f := range s.Vocabulary.ModelFamilies {
+		out[i] = strings.ToLower(f)
+	}
+	return out
+}
+
+var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_name_or_path)?\s*=\s*['"]([^'"\s]{3,200})['"]|\bpretrained=([^,'"\s]{3,200})`)
 
 // looksLikePath reports whether s is a local model path (a directory or a
 // weights file), which is how many posts name their model.
