@@ -573,7 +573,15 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		add(org + "/" + name)
 	}
 	// Bare names in sentences and titles: "The model is Qwen2.5-14B-Instruct".
-	prose := strings.Join(doc.prose, "\n")
+	// Error messages name model types ("model type `qwen2_5_vl`"), not
+	// the poster's model.
+	var proseLines []string
+	for _, l := range doc.prose {
+		if !isErrorLine(l) && !strings.Contains(l, "Error: ") {
+			proseLines = append(proseLines, l)
+		}
+	}
+	prose := strings.Join(proseLines, "\n")
 	if len(prose) > scanLimit {
 		prose = prose[:scanLimit]
 	}
@@ -647,7 +655,10 @@ func familyPrefix(name string, s *Schema) bool {
 // isModelName reports whether a word written without an organisation is
 // a model's name: it starts with a family word and holds a digit.
 func isModelName(name string, s *Schema) bool {
-	if len(name) < 4 || !strings.ContainsAny(name, "0123456789") || archClassRE.MatchString(name) || isFileName(name) {
+	// Model types and module names use underscores (qwen2_5_vl); model
+	// names use dashes and dots.
+	if len(name) < 4 || !strings.ContainsAny(name, "0123456789") || archClassRE.MatchString(name) || isFileName(name) ||
+		strings.Contains(name, "_") && !strings.ContainsAny(name, "-.") {
 		return false
 	}
 	return familyPrefix(name, s)

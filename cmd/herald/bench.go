@@ -43,6 +43,9 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	kbPath := fs.String("kb", "", "knowledge base (default: the embedded packs)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	perCase := fs.Bool("per-case", false, "also print one row per case")
+	folds := fs.Int("folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
+	seed := fs.Uint64("seed", 1, "seed of the stratified fold split")
+	targetWrong := fs.Float64("target-wrong", 5, "wrong-post rate in percent the fitted reply threshold aims at")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -69,6 +72,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	var herald, base []bench.Result
+	var preds []bench.Prediction
 	for _, c := range cases {
 		ans, err := a.Answer(ctx, knowledge.Post{Title: c.Title, Body: c.Body})
 		if err != nil {
@@ -79,6 +83,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			r.Ranked = append(r.Ranked, m.ID)
 		}
 		herald = append(herald, r)
+		preds = append(preds, bench.Prediction{Case: c, Facts: ans.Facts, Matches: ans.Matches})
 
 		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
 		if err != nil {
@@ -94,38 +99,100 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		base = append(base, b)
 	}
-	h := bench.Score(cases, herald, a.Engine.Schema)
 	bl := bench.Score(cases, base, a.Engine.Schema)
+	// The columns: held-out (thresholds fitted on the other folds), in
+	// sample (fitted on all cases), and the shipped defaults.
+	type column struct {
+		name string
+		rep  bench.Report
+	}
+	var cols []column
+	var cv bench.CrossValidation
+	if *folds > 0 {
+		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, *targetWrong)
+		herald = cv.HeldOut
+		cols = append(cols,
+			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Engine.Schema)},
+			column{"in-sample", bench.Score(cases, cv.InSample, a.Engine.Schema)})
+	}
+	defaults := bench.Score(cases, herald, a.Engine.Schema)
+	if *folds == 0 {
+		cols = append(cols, column{"herald", defaults})
+	} else {
+		shipped := make([]bench.Result, len(preds))
+		for i, p := range preds {
+			shipped[i] = p.Result(a.Engine.Thresholds)
+		}
+		cols = append(cols, column{"shipped thresholds", bench.Score(cases, shipped, a.Engine.Schema)})
+	}
+	h := cols[0].rep
 	rel := bench.Reliability(cases, herald, []float64{0, 0.2, 0.4, 0.5, 0.6, 0.7, 1.0001})
 	if *asJSON {
 		if !*perCase {
-			h.Cases, bl.Cases = nil, nil
+			for i := range cols {
+				cols[i].rep.Cases = nil
+			}
+			bl.Cases = nil
 		}
-		return writeJSON(stdout, map[string]any{"herald": h, "baseline": bl, "reliability": rel})
+		out := map[string]any{"herald": h, "baseline": bl, "reliability": rel}
+		if *folds > 0 {
+			out["in_sample"] = cols[1].rep
+			out["shipped"] = cols[2].rep
+			out["fitted_reply"] = cv.Fitted
+			out["in_sample_reply"] = cv.InSampleReply
+		}
+		return writeJSON(stdout, out)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%d cases\therald\tbaseline (BM25)\t\n", len(cases))
-	row := func(name string, x, y float64) { fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t\n", name, x, y) }
-	row(fmt.Sprintf("strict hit@1 %% (n=%d)", h.StrictN), h.StrictHit1, bl.StrictHit1)
-	row("strict hit@3 %", h.StrictHit3, bl.StrictHit3)
-	row("strict MRR %", h.StrictMRR, bl.StrictMRR)
-	row(fmt.Sprintf("lenient hit@3 %% (n=%d)", h.LenientN), h.LenientHit3, bl.LenientHit3)
-	row("abstain cases silent %", h.AbstainSilentPct, bl.AbstainSilentPct)
-	row("not-support ignored %", h.NotSupportIgnoredPct, bl.NotSupportIgnoredPct)
-	row("support cases silent %", h.SupportSilentPct, bl.SupportSilentPct)
-	fmt.Fprintf(tw, "wrong-post %%\t%.1f (%d/%d)\t%.1f (%d/%d)\t\n", h.WrongPostPct, h.WrongPosts, h.Replies, bl.WrongPostPct, bl.WrongPosts, bl.Replies)
-	fmt.Fprintf(tw, "extraction %%\t%.1f\t-\t\n", h.ExtractPct)
+	fmt.Fprintf(tw, "%d cases\t", len(cases))
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%s\t", c.name)
+	}
+	fmt.Fprintf(tw, "baseline (BM25)\t\n")
+	row := func(name string, get func(bench.Report) float64) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%.1f\t", get(c.rep))
+		}
+		fmt.Fprintf(tw, "%.1f\t\n", get(bl))
+	}
+	row(fmt.Sprintf("strict hit@1 %% (n=%d)", h.StrictN), func(r bench.Report) float64 { return r.StrictHit1 })
+	row("strict hit@3 %", func(r bench.Report) float64 { return r.StrictHit3 })
+	row("strict MRR %", func(r bench.Report) float64 { return r.StrictMRR })
+	row(fmt.Sprintf("lenient hit@3 %% (n=%d)", h.LenientN), func(r bench.Report) float64 { return r.LenientHit3 })
+	row("abstain cases silent %", func(r bench.Report) float64 { return r.AbstainSilentPct })
+	row("not-support ignored %", func(r bench.Report) float64 { return r.NotSupportIgnoredPct })
+	row("support cases silent %", func(r bench.Report) float64 { return r.SupportSilentPct })
+	fmt.Fprintf(tw, "wrong-post %%\t")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%.1f (%d/%d)\t", c.rep.WrongPostPct, c.rep.WrongPosts, c.rep.Replies)
+	}
+	fmt.Fprintf(tw, "%.1f (%d/%d)\t\n", bl.WrongPostPct, bl.WrongPosts, bl.Replies)
+	fmt.Fprintf(tw, "extraction %%\t")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%.1f\t", c.rep.ExtractPct)
+	}
+	fmt.Fprintf(tw, "-\t\n")
 	fields := make([]string, 0, len(h.Fields))
 	for k := range h.Fields {
 		fields = append(fields, k)
 	}
 	slices.Sort(fields)
 	for _, k := range fields {
-		fs := h.Fields[k]
-		fmt.Fprintf(tw, "  %s\t%.1f (%d/%d)\t\t\n", k, fs.Pct, fs.Right, fs.Total)
+		fmt.Fprintf(tw, "  %s\t", k)
+		for _, c := range cols {
+			fs := c.rep.Fields[k]
+			fmt.Fprintf(tw, "%.1f (%d/%d)\t", fs.Pct, fs.Right, fs.Total)
+		}
+		fmt.Fprintf(tw, "\t\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if *folds > 0 {
+		fmt.Fprintf(stdout, "\nreply threshold fitted for a wrong-post rate ≤ %.0f%%: per fold %v, on all cases %.3f (shipped %.3f)\n",
+			*targetWrong, cv.Fitted, cv.InSampleReply, a.Engine.Thresholds.Reply)
+		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
 	}
 	fmt.Fprintln(stdout, "\nreliability (support cases with labels): confidence → top-3 holds a labelled entry")
 	for _, b := range rel {
