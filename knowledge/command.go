@@ -211,19 +211,31 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	}
 	mentioned := map[string]string{}
 	for _, span := range doc.inline {
+		// A code span that ran over several lines keeps its line-end
+		// backslashes before what were newlines.
+		span = spanContinuationRE.ReplaceAllString(span, " ")
 		if !add(span, false, 0) && strings.HasPrefix(strings.TrimSpace(span), "--") {
 			for k, v := range parseArgs("", strings.Fields(span), nil, s).Flags {
 				mentioned[k] = v
 			}
 		}
 	}
-	for _, l := range joinContinuations(doc.prose) {
-		if !add(l, true, 0) {
+	// String lists in prose: a Dockerfile or manifest pasted unfenced.
+	for _, words := range listCommands(strings.Join(doc.prose, "\n"), s) {
+		for _, c := range buildCommand(stripWrappers(words), nil, s) {
+			if key := c.String(); !seen[key] && (s.program(c.Program) != nil || genericPrograms[c.Program]) {
+				seen[key] = true
+				out = append(out, c)
+			}
+		}
+	}
+	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
+		if i := embeddedStart(l, s); i >= 0 {
 			// A command inside a sentence or after a label: "Running
 			// vllm serve x --max-model-len 4096 gives ...".
-			if i := embeddedStart(l, s); i >= 0 {
-				add(proseCommandWords(l[i:], s), true, 0)
-			}
+			add(proseCommandWords(l[i:], s), true, 0)
+		} else if !add(l, true, 0) && (proseToolLine(l) || bareSubcommandLine(l, s)) {
+			add(l, false, 0)
 		}
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
 			add(m[1], false, 0)
@@ -249,6 +261,8 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 }
 
 // scriptRunRE finds an interpreter running a script inside a sentence.
+var spanContinuationRE = regexp.MustCompile(`\\[ \t]+`)
+
 var argparseRE = regexp.MustCompile(`\bargument (--[\w-]+)(?:/-[\w-]+)?: invalid (?:choice|\w+ value): '([^']*)'`)
 
 var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+[\w./~-]+\.(?:sh|py)\b`)
@@ -421,7 +435,9 @@ var (
 	anyProgramRE = regexp.MustCompile(`^[a-z][a-z0-9_.-]{1,30}(?:\s+[^\s-]\S*){0,4}\s+--[a-z]`)
 	notPrograms  = map[string]bool{"error": true, "warning": true, "info": true, "debug": true, "usage": true,
 		"note": true, "at": true, "from": true, "import": true, "def": true, "return": true, "raise": true,
-		"args": true, "with": true, "and": true, "the": true, "if": true, "for": true, "then": true}
+		"args": true, "with": true, "and": true, "the": true, "if": true, "for": true, "then": true,
+		"use": true, "try": true, "set": true, "add": true, "run": true, "pass": true, "using": true, "enable": true,
+		"disable": true, "when": true, "but": true, "i": true, "we": true, "you": true, "it": true, "this": true, "my": true}
 )
 
 // CanonicalFlag maps a short alias any program of the schema knows

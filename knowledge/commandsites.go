@@ -87,9 +87,33 @@ func isCommandBoundary(b byte) bool {
 // the value of the flag before it ends the command; before them, at most
 // a subcommand and one argument are taken.
 func proseCommandWords(text string, s *Schema) string {
-	words := strings.Fields(text)
+	words := stripWrappers(strings.Fields(text))
 	if len(words) == 0 {
 		return ""
+	}
+	// docker run OPTIONS IMAGE ARGS: the image is the one positional the
+	// options are followed by; what follows it is the image's command.
+	if len(words) > 2 && (words[0] == "docker" || words[0] == "podman") && words[1] == "run" {
+		for i := 2; i < len(words); i++ {
+			w := words[i]
+			if strings.HasPrefix(w, "-") {
+				if !strings.Contains(w, "=") && !dockerBoolFlags[w] {
+					i++ // the option's value
+				}
+				continue
+			}
+			head := strings.Join(words[:i+1], " ")
+			if i+1 < len(words) {
+				rest := words[i+1:]
+				if !strings.HasPrefix(rest[0], "-") && s.program(rest[0]) == nil {
+					return head
+				}
+				tail := proseCommandWords("x "+strings.Join(rest, " "), s)
+				return head + strings.TrimPrefix(tail, "x")
+			}
+			return head
+		}
+		return strings.Join(words, " ")
 	}
 	p := s.program(words[0])
 	out := []string{words[0]}
@@ -108,8 +132,10 @@ func proseCommandWords(text string, s *Schema) string {
 			return "" // "vllm serve: error: argument ...", a message
 		}
 		// A closing backtick ends an inline code span, and the command.
-		last := strings.HasSuffix(w, "`")
-		w = strings.TrimRight(w, "`")
+		last := false
+		if t := strings.TrimRight(w, ",;."); strings.HasSuffix(t, "`") {
+			last, w = true, strings.TrimRight(t, "`")
+		}
 		isFlag := strings.HasPrefix(w, "-") && !isNumber(w) && w != "-"
 		if !isFlag && !wantValue && flagsBegun {
 			return strings.Join(out, " ")
@@ -315,3 +341,53 @@ func balancedArgs(text string, limit int) (string, bool) {
 	}
 	return "", false
 }
+
+// joinFlagLines joins prose lines that start with a long flag to the line
+// before: Markdown turns a command's line-end backslashes into hard line
+// breaks, so a cooked or unfenced command arrives one flag a line.
+func joinFlagLines(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		flag := strings.HasPrefix(t, "--") && len(t) > 2 && isLetter(t[2]) || len(t) > 1 && t[0] == '-' && isLetter(t[1])
+		// A container image alone on its line, between the options and
+		// the arguments of a docker run.
+		image := len(out) > 0 && dockerRunStartRE.MatchString(out[len(out)-1]+" ") && !strings.ContainsAny(t, " \t") && strings.Contains(t, "/")
+		if len(out) > 0 && (flag || image) && len(out[len(out)-1]) < maxCommandBytes {
+			out[len(out)-1] += " " + t
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+
+// proseToolLine reports whether a prose line is a command of a tool no
+// pack describes, pasted without a code fence: a tool name, a few
+// arguments and long flags, and no sentence punctuation.
+func proseToolLine(l string) bool {
+	t := strings.TrimSpace(l)
+	first, _, _ := strings.Cut(t, " ")
+	if !anyProgramRE.MatchString(t) || notPrograms[first] || strings.ContainsAny(t, "?!") ||
+		strings.Contains(t, ". ") || strings.Contains(t, ", ") {
+		return false
+	}
+	return strings.Count(t, " --") >= 2 || len(strings.Fields(t)) <= 4
+}
+
+// bareSubcommandLine reports whether a prose line is exactly a known
+// program, one of its subcommands and at most one model or path: "vllm
+// serve facebook/opt-125m".
+func bareSubcommandLine(l string, s *Schema) bool {
+	w := strings.Fields(promptRE.ReplaceAllString(l, ""))
+	if len(w) < 2 || len(w) > 3 {
+		return false
+	}
+	p := s.program(w[0])
+	if p == nil || !contains(p.Subcommands, w[1]) {
+		return false
+	}
+	return len(w) == 2 || looksLikeModel(w[2]) || looksLikePath(w[2])
+}
+

@@ -505,7 +505,7 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 				add(v)
 			}
 		}
-		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0])) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s)) {
 			add(c.Args[0])
 		}
 	}
@@ -577,7 +577,7 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	// the poster's model.
 	var proseLines []string
 	for _, l := range doc.prose {
-		if !isErrorLine(l) && !strings.Contains(l, "Error: ") {
+		if !isErrorLine(l) && !strings.Contains(l, "Error: ") && !gitLogLineRE.MatchString(l) {
 			proseLines = append(proseLines, l)
 		}
 	}

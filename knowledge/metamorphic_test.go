@@ -1,0 +1,217 @@
+package knowledge
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+)
+
+// The metamorphic suite: the facts Herald reads from a post must not
+// change when only the formatting does. Every test post and every dev
+// case (when ../shared is present) is rewritten by each perturbation and
+// its facts compared with those of the original.
+
+// factPrint is the part of Facts that a reply states.
+func factPrint(f Facts, s *Schema) string {
+	var b strings.Builder
+	if c := f.MainCommand(s); c != nil {
+		fmt.Fprintf(&b, "command: %s\n", c.String())
+	}
+	if len(f.Errors) > 0 {
+		fmt.Fprintf(&b, "error: %s\n", f.Errors[0].Type)
+	}
+	keys := make([]string, 0, len(f.Versions))
+	for k := range f.Versions {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "version %s: %s\n", k, f.Versions[k])
+	}
+	fmt.Fprintf(&b, "platform: %s\n", f.Platform)
+	if len(f.Models) > 0 {
+		fmt.Fprintf(&b, "model: %s\n", f.Models[0])
+	}
+	return b.String()
+}
+
+var mdFenceRE = regexp.MustCompile("(?m)^```[^\\n]*\\n((?s:.*?))^```[ \\t]*$")
+
+// perturbations rewrite a Markdown post without changing what it says.
+var perturbations = []struct {
+	name string
+	fn   func(string) string
+}{
+	{"crlf", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
+	{"nbsp-in-prose", func(s string) string {
+		return mapProse(s, func(l string) string { return strings.ReplaceAll(l, " ", "\u00a0") })
+	}},
+	{"indented-code", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			body := mdFenceRE.FindStringSubmatch(block)[1]
+			var b strings.Builder
+			b.WriteString("\n")
+			for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+				b.WriteString("    " + l + "\n")
+			}
+			return b.String()
+		})
+	}},
+	{"fences-removed", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			return "\n" + mdFenceRE.FindStringSubmatch(block)[1]
+		})
+	}},
+	{"details-fold", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			return "[details=\"Log\"]\n" + block + "\n[/details]"
+		})
+	}},
+	{"log-prefixed-traceback", func(s string) string {
+		var b strings.Builder
+		in := false
+		for _, l := range strings.SplitAfter(s, "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "Traceback (most recent call last)") {
+				in = true
+			}
+			if in && t != "" && !strings.HasPrefix(t, "```") {
+				b.WriteString("(EngineCore pid=4242) ERROR 05-12 10:00:00 [core.py:123] ")
+			}
+			if in && pyExcRE.MatchString(t) {
+				in = false
+			}
+			b.WriteString(l)
+		}
+		return b.String()
+	}},
+	{"cooked-html", cook},
+}
+
+// mapProse applies fn to the lines outside fenced code.
+func mapProse(s string, fn func(string) string) string {
+	lines := strings.Split(s, "\n")
+	in := false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			lines[i] = fn(l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cook renders Markdown as Discourse does: line breaks inside paragraphs
+// become <br>, code blocks <pre><code>.
+func cook(s string) string {
+	md := goldmark.New(goldmark.WithRendererOptions(gmhtml.WithHardWraps()))
+	var b bytes.Buffer
+	if err := md.Convert([]byte(s), &b); err != nil {
+		return s
+	}
+	return b.String()
+}
+
+// cookingDropsText reports whether rendering dropped emphasis characters
+// of the raw text (so that the cooked post says something else).
+func cookingDropsText(raw, cooked string) bool {
+	doc := readHTML(cooked)
+	text := strings.Join(doc.lines(), "\n") + strings.Join(doc.inline, "\n")
+	for _, ch := range []string{"*"} {
+		if strings.Count(text, ch) < strings.Count(raw, ch)-strings.Count(raw, "\\"+ch) {
+			return true
+		}
+	}
+	return false
+}
+
+type metaPost struct{ name, title, body string }
+
+func metamorphicPosts(t *testing.T) []metaPost {
+	var posts []metaPost
+	files, err := filepath.Glob("testdata/posts/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts = append(posts, metaPost{name: filepath.Base(f), body: string(b)})
+	}
+	fh, err := os.Open("../../shared/bench/vllm-dev/cases.jsonl")
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Log("../shared/bench/vllm-dev not found: the dev cases are skipped, the test posts still run")
+		return posts
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var c struct {
+			ID    string `json:"case_id"`
+			Title string `json:"title"`
+			Body  string `json:"body"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		posts = append(posts, metaPost{name: c.ID, title: c.Title, body: c.Body})
+	}
+	return posts
+}
+
+func TestMetamorphic(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	posts := metamorphicPosts(t)
+	for _, pert := range perturbations {
+		t.Run(pert.name, func(t *testing.T) {
+			t.Parallel()
+			changed, skipped := 0, 0
+			for _, post := range posts {
+				body := pert.fn(post.body)
+				f0, _ := Extract(Post{Title: post.title, Body: post.body, Format: FormatMarkdown}, s)
+				f1, _ := Extract(Post{Title: post.title, Body: body}, s)
+				if a, b := factPrint(f0, s), factPrint(f1, s); a != b {
+					if pert.name == "cooked-html" && cookingDropsText(post.body, body) {
+						// Emphasis markers in unfenced code (`4096*2, ...
+						// *`) were consumed by the Markdown renderer: the
+						// cooked post says something else.
+						skipped++
+						t.Logf("%s: the renderer dropped characters; not a formatting change", post.name)
+						continue
+					}
+					changed++
+					t.Errorf("%s: facts changed\n--- original\n%s--- %s\n%s", post.name, a, pert.name, b)
+				}
+			}
+			t.Logf("%d posts, %d changed, %d skipped", len(posts), changed, skipped)
+			if skipped > len(posts)/20 {
+				t.Errorf("%d of %d posts skipped: the perturbation no longer tests most posts", skipped, len(posts))
+			}
+		})
+	}
+}
