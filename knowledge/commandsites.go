@@ -362,7 +362,6 @@ func joinFlagLines(lines []string) []string {
 	return out
 }
 
-
 // proseToolLine reports whether a prose line is a command of a tool no
 // pack describes, pasted without a code fence: a tool name, a few
 // arguments and long flags, and no sentence punctuation.
@@ -390,4 +389,3 @@ func bareSubcommandLine(l string, s *Schema) bool {
 	}
 	return len(w) == 2 || looksLikeModel(w[2]) || looksLikePath(w[2])
 }
-

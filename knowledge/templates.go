@@ -31,6 +31,7 @@ var (
 	templateSymptomRE  = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): (.{8,})$`)
 	placeholderRE      = regexp.MustCompile(`<[^<>\s]{1,20}>|\[\.\.\.\]|\{\}`)
 	templateSentenceRE = regexp.MustCompile(`[.!?](?:\s|$)`)
+	unitRE             = regexp.MustCompile(`^[KMGT]i?B([.,;:]?)$`)
 )
 
 // templatesFromEntries collects error templates from entries' symptoms.
@@ -133,6 +134,12 @@ func literalPattern(lit string, deviceWords []string) string {
 				alts[j] = regexp.QuoteMeta(d)
 			}
 			b.WriteString(`(?:` + strings.Join(alts, "|") + `)`)
+			continue
+		}
+		// A size unit matches every unit: the same error reports MiB on
+		// one machine and GiB on another.
+		if m := unitRE.FindStringSubmatch(w); m != nil {
+			b.WriteString(`[KMGT]i?B` + regexp.QuoteMeta(m[1]))
 			continue
 		}
 		for _, r := range w {

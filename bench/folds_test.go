@@ -1,0 +1,95 @@
+package bench
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/heraldbot/herald/knowledge"
+)
+
+func TestFoldsStratifiedAndReproducible(t *testing.T) {
+	var cases []Case
+	for i := range 20 {
+		cat := Support
+		switch {
+		case i%5 == 0:
+			cat = Abstain
+		case i%5 == 1:
+			cat = NotSupport
+		}
+		cases = append(cases, Case{ID: string(rune('a' + i)), Category: cat})
+	}
+	a, b := Folds(cases, 4, 7), Folds(cases, 4, 7)
+	if !slices.EqualFunc(a, b, slices.Equal[[]int]) {
+		t.Fatalf("same seed, different folds: %v vs %v", a, b)
+	}
+	seen := map[int]bool{}
+	for _, f := range a {
+		if len(f) != 5 {
+			t.Errorf("fold %v has %d cases, want 5", f, len(f))
+		}
+		counts := map[string]int{}
+		for _, i := range f {
+			if seen[i] {
+				t.Errorf("case %d in two folds", i)
+			}
+			seen[i] = true
+			counts[cases[i].Category]++
+		}
+		if counts[Abstain] != 1 || counts[NotSupport] != 1 || counts[Support] != 3 {
+			t.Errorf("fold %v not stratified: %v", f, counts)
+		}
+	}
+	if len(seen) != len(cases) {
+		t.Errorf("%d cases in folds, want %d", len(seen), len(cases))
+	}
+}
+
+// pred builds a support prediction whose top match has the given score
+// (confidence score/(score+2.5)) and id.
+func pred(id, cat, top string, score float64, label string) Prediction {
+	return Prediction{
+		Case:    Case{ID: id, Category: cat, Title: "vllm serve fails", Body: "error: it fails", Answers: []string{label}},
+		Facts:   knowledge.Facts{Errors: []knowledge.ErrorInfo{{Type: "ValueError"}}},
+		Matches: []knowledge.Match{{ID: top, Score: score, Structured: true}},
+	}
+}
+
+func TestFitReplyMeetsTarget(t *testing.T) {
+	// High scores are right, low scores wrong: the fitted threshold must
+	// sit between them.
+	preds := []Prediction{
+		pred("1", Support, "a", 10, "a"),
+		pred("2", Support, "b", 8, "b"),
+		pred("3", Support, "x", 1, "c"),
+		pred("4", Support, "y", 0.5, "d"),
+	}
+	base := knowledge.DefaultThresholds()
+	th := FitReply(preds, base, 5)
+	hi := knowledge.Confidence(preds[1].Matches[0])
+	lo := knowledge.Confidence(preds[2].Matches[0])
+	if th <= lo || th > hi {
+		t.Fatalf("threshold %.3f, want in (%.3f, %.3f]", th, lo, hi)
+	}
+	// Nothing is right: never reply.
+	wrong := []Prediction{pred("1", Support, "x", 10, "a")}
+	if th := FitReply(wrong, base, 5); th <= 1 {
+		t.Errorf("threshold %.3f for all-wrong cases, want one that never replies", th)
+	}
+}
+
+func TestCrossValidateHoldsOut(t *testing.T) {
+	var preds []Prediction
+	for i := range 10 {
+		preds = append(preds, pred(string(rune('a'+i)), Support, "a", 10, "a"))
+	}
+	cv := CrossValidate(preds, 5, 1, knowledge.DefaultThresholds(), 5)
+	if len(cv.Fitted) != 5 || len(cv.HeldOut) != 10 || len(cv.InSample) != 10 {
+		t.Fatalf("fitted %d, held-out %d, in-sample %d", len(cv.Fitted), len(cv.HeldOut), len(cv.InSample))
+	}
+	for _, r := range cv.HeldOut {
+		if r.CaseID == "" || r.Decision != knowledge.DecisionReply {
+			t.Errorf("held-out result %+v, want a reply", r)
+		}
+	}
+}

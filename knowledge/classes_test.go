@@ -1,0 +1,147 @@
+package knowledge
+
+import (
+	"testing"
+)
+
+// TestReadingClasses pins one example of each class of input the
+// extractors handle; the dev cases and the metamorphic suite measure the
+// classes on real posts.
+func TestReadingClasses(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	tests := []struct {
+		name, title, body string
+		check             func(t *testing.T, f Facts)
+	}{
+		{
+			name: "command and error inside one sentence",
+			body: "Running vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 131072 gives ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (52000). Try increasing gpu_memory_utilization or decreasing max_model_len when initializing the engine. vllm 0.8.5",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.String() != "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len=131072" {
+					t.Errorf("command = %v", c)
+				}
+				if len(f.Errors) == 0 || f.Errors[0].Type != "ValueError" {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+				if f.Versions["vllm"] != "0.8.5" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
+			name:  "template-prefixed title",
+			title: "[Bug]: ValueError: No available memory for the cache blocks",
+			body:  "It fails on start.",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "ValueError" {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+			},
+		},
+		{
+			name: "API error body as a Python dict",
+			body: "I get `Error code: 400 - {'object': 'error', 'message': '\"auto\" tool choice requires --enable-auto-tool-choice', 'type': 'BadRequestError', 'code': 400}`",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "BadRequestError" || f.Errors[0].Message == "" {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+			},
+		},
+		{
+			name: "class inferred from a template, on HIP",
+			body: "The log ends with\n\nERROR 05-12 10:00:00 [core.py:1] HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 15.98 GiB of which 1.00 GiB is free",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "torch.OutOfMemoryError" || !f.Errors[0].Inferred {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+			},
+		},
+		{
+			name: "full-width colon and prose version",
+			body: "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["vllm"] != "0.7.3" || f.Versions["transformers"] != "4.52.4" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
+			name: "image tag in prose",
+			body: "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["vllm"] != "0.6.4.post1" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
+			name: "Kubernetes args list",
+			body: "```yaml\n      containers:\n      - image: vllm/vllm-openai:v0.7.3\n        args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\", \"--gpu-memory-utilization\", \"0.8\"]\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Flags["--gpu-memory-utilization"] != "0.8" || c.Flags["--model"] != "meta-llama/Llama-3.1-8B-Instruct" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			name: "Python API call",
+			body: "```python\nllm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", tensor_parallel_size=2, cpu_offload_gb=14)\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Flags["--cpu-offload-gb"] != "14" || c.Flags["--tensor-parallel-size"] != "2" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			name: "platform from docker --gpus and a GPU name",
+			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q", f.Platform)
+				}
+			},
+		},
+		{
+			name: "no platform without evidence",
+			body: "The server returns an empty response for long prompts. Why?",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "" {
+					t.Errorf("platform = %q", f.Platform)
+				}
+			},
+		},
+		{
+			name: "MIME types and API paths are not models",
+			body: "curl -H 'Content-Type: application/json' http://localhost:8000/v1/completions gives 40 tok/s",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Models) != 0 {
+					t.Errorf("models = %v", f.Models)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f, err := Extract(Post{Title: tt.title, Body: tt.body}, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, f)
+		})
+	}
+}
+
+func TestNormalizeText(t *testing.T) {
+	in := "a\u00a0b\u200bc\r\nd\uff1a\u201cq\u201d\u202e"
+	if got, want := normalizeText(in), "a bc\nd:\"q\""; got != want {
+		t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
+	}
+}
