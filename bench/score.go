@@ -35,9 +35,12 @@ type Report struct {
 	Cases      []CaseScore           `json:"cases,omitempty"`
 }
 
-// FieldScore counts one extraction field.
+// FieldScore counts one extraction field. Of the facts not Right, Wrong
+// were stated with another value (a wrong fact in a reply) and the rest
+// were not stated at all.
 type FieldScore struct {
 	Right int     `json:"right"`
+	Wrong int     `json:"wrong"`
 	Total int     `json:"total"`
 	Pct   float64 `json:"pct"`
 }
@@ -173,23 +176,29 @@ func firstRank(ranked, want []string) int {
 // names of those Herald got wrong.
 func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields map[string]*FieldScore) []string {
 	var missed []string
-	mark := func(name string, ok bool) {
+	// mark counts one labelled fact; said reports whether Herald stated
+	// a value at all, so that a wrong fact is told from a missing one.
+	mark := func(name string, ok, said bool) {
 		fs := fields[name]
 		if fs == nil {
 			fs = &FieldScore{}
 			fields[name] = fs
 		}
 		fs.Total++
-		if ok {
+		switch {
+		case ok:
 			fs.Right++
-		} else {
+		case said:
+			fs.Wrong++
+			missed = append(missed, name)
+		default:
 			missed = append(missed, name)
 		}
 	}
 	main := mainCommand(f, s)
 	if e.Command != nil && *e.Command != "" {
 		want := knowledge.ParseCommand(*e.Command, s)
-		mark("command", main != nil && want != nil && sameCommand(*main, *want))
+		mark("command", main != nil && want != nil && sameCommand(*main, *want), main != nil)
 	}
 	for flag, v := range e.Flags {
 		want := ""
@@ -213,23 +222,24 @@ func scoreExtraction(e Expect, f *knowledge.Facts, s *knowledge.Schema, fields m
 		} else {
 			got, ok = f.MentionedFlags[name]
 		}
-		mark("flags", ok && got == want)
+		mark("flags", ok && got == want, ok)
 	}
 	if e.Exception != nil && *e.Exception != "" {
-		mark("exception", len(f.Errors) > 0 && f.Errors[0].Type == *e.Exception)
+		mark("exception", len(f.Errors) > 0 && f.Errors[0].Type == *e.Exception, len(f.Errors) > 0)
 	}
 	for pkg, v := range e.Versions {
-		mark("versions", sameVersion(f.Versions[strings.ToLower(pkg)], v))
+		got := f.Versions[strings.ToLower(pkg)]
+		mark("versions", sameVersion(got, v), got != "")
 	}
 	if e.Platform != nil && *e.Platform != "" {
 		want := *e.Platform
 		if want == "unknown" {
 			want = ""
 		}
-		mark("platform", f.Platform == want)
+		mark("platform", f.Platform == want, f.Platform != "")
 	}
 	if e.Model != nil && *e.Model != "" {
-		mark("model", len(f.Models) > 0 && sameModel(f.Models[0], *e.Model))
+		mark("model", len(f.Models) > 0 && sameModel(f.Models[0], *e.Model), len(f.Models) > 0)
 	}
 	return missed
 }

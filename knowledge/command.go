@@ -230,7 +230,7 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		}
 	}
 	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
-		if i := embeddedStart(l, s); i >= 0 {
+		if i := embeddedStart(l, s); i > 0 || i == 0 && sentenceLike(l) {
 			// A command inside a sentence or after a label: "Running
 			// vllm serve x --max-model-len 4096 gives ...".
 			add(proseCommandWords(l[i:], s), true, 0)

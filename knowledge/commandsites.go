@@ -389,3 +389,14 @@ func bareSubcommandLine(l string, s *Schema) bool {
 	}
 	return len(w) == 2 || looksLikeModel(w[2]) || looksLikePath(w[2])
 }
+
+var quotedPartRE = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+
+// sentenceLike reports whether a line that starts with a program reads as
+// a sentence rather than a command: outside quotes it has a sentence
+// break (". ", ", ", ": ", "?"). "vllm serve but vllm reports that it
+// could not load the model: --model x" is a sentence; a shell line is not.
+func sentenceLike(l string) bool {
+	t := quotedPartRE.ReplaceAllString(l, "''")
+	return strings.Contains(t, ". ") || strings.Contains(t, ", ") || strings.Contains(t, ": ") || strings.Contains(t, "? ") || strings.HasSuffix(strings.TrimSpace(t), "?")
+}

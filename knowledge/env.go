@@ -535,6 +535,23 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			add(v)
 		}
 	}
+	// The first argument of a call that loads a model:
+	// AutoModel.from_pretrained("x"), pipeline('/path'), LLM("x").
+	for _, m := range loaderCallRE.FindAllStringSubmatch(text, 4) {
+		if looksLikeModel(m[1]) || looksLikePath(m[1]) || isModelName(m[1], s) {
+			add(m[1])
+		}
+	}
+	// The model a loading error names: "Incorrect path_or_model_id:
+	// '/data/x'", "'x' is not a local folder and is not a valid model
+	// identifier", "it looks like x is not the path to a directory".
+	for _, re := range loadErrorModelREs {
+		for _, m := range re.FindAllStringSubmatch(text, 2) {
+			if looksLikeModel(m[1]) || looksLikePath(m[1]) || isModelName(m[1], s) {
+				add(m[1])
+			}
+		}
+	}
 	// "model": "x" in a request body, 'model': '/path' in vLLM's
 	// "non-default args" dump, 'pretrained': ... in lm-eval's.
 	for _, m := range requestModelRE.FindAllStringSubmatch(text, 4) {
@@ -603,6 +620,13 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 }
 
 var (
+	loaderCallRE      = regexp.MustCompile(`\b(?:from_pretrained|pipeline|LLM)\(\s*['"]([^'"\s]{3,200})['"]`)
+	loadErrorModelREs = []*regexp.Regexp{
+		regexp.MustCompile(`Incorrect path_or_model_id: '([^'\s]{3,200})'`),
+		regexp.MustCompile(`'([^'\s]{3,200})' is not a local folder and is not a valid model identifier`),
+		regexp.MustCompile(`it looks like ([^\s'"]{3,200}) is not the path to a directory`),
+		regexp.MustCompile(`Can't load (?:the )?(?:tokenizer|config|configuration|model) for '([^'\s]{3,200})'`),
+	}
 	// "model": "x" in an API request body or a logged argument dict.
 	requestModelRE = regexp.MustCompile(`["'](?:model|pretrained)["']\s*:\s*["']([^"'\s]{2,200})["']`)
 	hfURLRE        = regexp.MustCompile(`\bhuggingface\.co/(?:models/)?([A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z][\w.-]*)`)

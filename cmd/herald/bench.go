@@ -182,7 +182,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(tw, "  %s\t", k)
 		for _, c := range cols {
 			fs := c.rep.Fields[k]
-			fmt.Fprintf(tw, "%.1f (%d/%d)\t", fs.Pct, fs.Right, fs.Total)
+			fmt.Fprintf(tw, "%.1f (%d/%d, %d wrong)\t", fs.Pct, fs.Right, fs.Total, fs.Wrong)
 		}
 		fmt.Fprintf(tw, "\t\n")
 	}
