@@ -347,17 +347,19 @@ func balancedArgs(text string, limit int) (string, bool) {
 // breaks, so a cooked or unfenced command arrives one flag a line.
 func joinFlagLines(lines []string) []string {
 	var out []string
+	docker := false // the last line starts a docker run
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		flag := strings.HasPrefix(t, "--") && len(t) > 2 && isLetter(t[2]) || len(t) > 1 && t[0] == '-' && isLetter(t[1])
 		// A container image alone on its line, between the options and
 		// the arguments of a docker run.
-		image := len(out) > 0 && dockerRunStartRE.MatchString(out[len(out)-1]+" ") && !strings.ContainsAny(t, " \t") && strings.Contains(t, "/")
+		image := !flag && docker && !strings.ContainsAny(t, " \t") && strings.Contains(t, "/")
 		if len(out) > 0 && (flag || image) && len(out[len(out)-1]) < maxCommandBytes {
 			out[len(out)-1] += " " + t
 			continue
 		}
 		out = append(out, l)
+		docker = dockerRunStartRE.MatchString(t[:min(len(t), 200)] + " ")
 	}
 	return out
 }
