@@ -16,18 +16,93 @@ type Prediction struct {
 	Matches []knowledge.Match
 }
 
-// Result decides a prediction with thresholds t.
-func (p Prediction) Result(t knowledge.Thresholds) Result {
+// Result decides a prediction with model m (nil: the prediction's own
+// ranking) and thresholds t.
+func (p Prediction) Result(m *knowledge.Model, t knowledge.Thresholds) Result {
 	f := p.Facts
-	d, conf, cited := knowledge.Decide(p.Case.Title, p.Case.Body, &f, p.Matches, t)
+	matches := p.Matches
+	if m != nil {
+		matches = m.Rescore(slices.Clone(p.Matches))
+	}
+	d, conf, cited := knowledge.Decide(p.Case.Title, p.Case.Body, &f, matches, t)
 	r := Result{CaseID: p.Case.ID, Facts: &p.Facts, Decision: d, Confidence: conf}
-	for _, m := range p.Matches {
+	for _, m := range matches {
 		r.Ranked = append(r.Ranked, m.ID)
 	}
 	for _, m := range cited {
 		r.Cited = append(r.Cited, m.ID)
 	}
 	return r
+}
+
+// lenient returns a case's acceptable ids: its answers and topic matches.
+func (c Case) lenient() []string {
+	return append(append([]string(nil), c.Answers...), c.TopicMatch...)
+}
+
+// FitOptions are the targets a model is fitted for.
+type FitOptions struct {
+	// L2 is the ridge on the feature weights.
+	L2 float64
+	// TargetWrong is the wrong-post rate, in percent, the reply threshold
+	// aims at; UsefulDrafts the share, in percent, of queued drafts whose
+	// top three hold a fitting entry that the queue floor aims at.
+	TargetWrong, UsefulDrafts float64
+}
+
+// DefaultFitOptions: a ridge of 1 (a weak prior, about one candidate's
+// worth of evidence per weight), 5% wrong posts, half the queued drafts
+// useful.
+func DefaultFitOptions() FitOptions { return FitOptions{L2: 1, TargetWrong: 5, UsefulDrafts: 50} }
+
+// FitModel fits a model on labelled predictions: feature weights by
+// logistic regression over every candidate of every post that is a support
+// question (a candidate is relevant when it is a labelled entry; abstain
+// and not-support posts have none), a Platt calibration of the top
+// structured match of each post against whether staff would accept it,
+// then the reply threshold and the queue floor for the targets.
+func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *knowledge.Model {
+	var ex []knowledge.Example
+	for _, p := range preds {
+		if !answerable(p) {
+			continue
+		}
+		want := p.Case.lenient()
+		for _, m := range p.Matches {
+			ex = append(ex, knowledge.Example{Evidence: m.Evidence, Relevant: p.Case.Category == Support && slices.Contains(want, m.ID)})
+		}
+	}
+	model := &knowledge.Model{Version: 1, Reply: 1, Calibration: knowledge.Calibration{Slope: 1}}
+	model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2)
+	var scores []float64
+	var right []bool
+	for _, p := range preds {
+		if !answerable(p) {
+			continue
+		}
+		ms := model.Rescore(slices.Clone(p.Matches))
+		if len(ms) == 0 || !ms[0].Structured {
+			continue
+		}
+		scores = append(scores, ms[0].Score)
+		right = append(right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
+	}
+	model.Calibration = knowledge.FitCalibration(scores, right, 0.01)
+	model.Reply = FitReply(preds, model, base, o.TargetWrong)
+	model.QueueFloor = FitQueueFloor(preds, model, base, model.Reply, o.UsefulDrafts)
+	model.Method = "logistic regression over the named evidence of each candidate (L2 ridge on weights), Platt calibration of the top structured match, thresholds for the target wrong-post rate and share of useful drafts"
+	return model
+}
+
+// answerable reports whether a prediction can teach the model: a post the
+// engine treats as a question, whose right answers are known (labelled
+// support) or known not to exist (abstain, not-support).
+func answerable(p Prediction) bool {
+	f := p.Facts
+	if !knowledge.IsSupportQuestion(p.Case.Title, &f, p.Case.Body) {
+		return false
+	}
+	return p.Case.Category != Support || len(p.Case.lenient()) > 0
 }
 
 // Folds splits case indexes into k folds stratified by category: each
@@ -66,31 +141,39 @@ func Folds(cases []Case, k int, seed uint64) [][]int {
 // never is a reply threshold no confidence reaches.
 const never = 1.01
 
-// FitReply chooses the reply threshold on labelled predictions: among the
-// confidences the cases reach, the lowest one at which the share of wrong
-// posts (Score's definition) stays at or under target, which answers the
-// most posts within the target. With no threshold under target it returns
-// a threshold that never replies. The other thresholds are kept from base.
-func FitReply(preds []Prediction, base knowledge.Thresholds, target float64) float64 {
+// candidateThresholds are the confidences the predictions' matches reach
+// under model m, ascending, and never.
+func candidateThresholds(preds []Prediction, m *knowledge.Model) []float64 {
 	cands := []float64{never}
-	cases := make([]Case, len(preds))
-	for i, p := range preds {
-		cases[i] = p.Case
-		if len(p.Matches) > 0 {
-			cands = append(cands, knowledge.Confidence(p.Matches[0]))
+	for _, p := range preds {
+		ms := p.Matches
+		if m != nil {
+			ms = m.Rescore(slices.Clone(p.Matches))
+		}
+		if len(ms) > 0 && ms[0].Confidence > 0 {
+			cands = append(cands, ms[0].Confidence)
 		}
 	}
 	slices.Sort(cands)
-	cands = slices.Compact(cands)
-	for _, th := range cands {
-		if th <= 0 {
-			continue
-		}
+	return slices.Compact(cands)
+}
+
+// FitReply chooses the reply threshold on labelled predictions: among the
+// confidences the cases reach, the lowest one at which the share of wrong
+// posts (Score's definition) stays at or under target percent, which
+// answers the most posts within the target. With no threshold under
+// target it returns a threshold that never replies.
+func FitReply(preds []Prediction, m *knowledge.Model, base knowledge.Thresholds, target float64) float64 {
+	cases := make([]Case, len(preds))
+	for i, p := range preds {
+		cases[i] = p.Case
+	}
+	for _, th := range candidateThresholds(preds, m) {
 		t := base
 		t.Reply = th
 		results := make([]Result, len(preds))
 		for i, p := range preds {
-			results[i] = p.Result(t)
+			results[i] = p.Result(m, t)
 			results[i].Facts = nil // extraction is not what is fitted
 		}
 		rep := Score(cases, results, nil)
@@ -101,21 +184,71 @@ func FitReply(preds []Prediction, base knowledge.Thresholds, target float64) flo
 	return never
 }
 
-// CrossValidation is the outcome of k-fold cross-validation.
-type CrossValidation struct {
-	// HeldOut holds each case's result decided with the thresholds fitted
-	// on the other folds; InSample, with the thresholds fitted on all.
-	HeldOut, InSample []Result
-	// Fitted is the reply threshold fitted for each fold, and for all
-	// cases (InSampleReply).
-	Fitted        []float64
-	InSampleReply float64
+// FitQueueFloor chooses the least confidence at which an unsure post is
+// queued for staff: the lowest floor below the reply threshold at which
+// at least target percent of the queued drafts hold a fitting entry in
+// their top three; the reply threshold itself when none does.
+func FitQueueFloor(preds []Prediction, m *knowledge.Model, base knowledge.Thresholds, reply, target float64) float64 {
+	type draft struct {
+		conf   float64
+		useful bool
+	}
+	var drafts []draft
+	for _, p := range preds {
+		if !answerable(p) {
+			continue
+		}
+		ms := p.Matches
+		if m != nil {
+			ms = m.Rescore(slices.Clone(p.Matches))
+		}
+		if len(ms) == 0 || ms[0].Confidence >= reply {
+			continue
+		}
+		useful := false
+		if p.Case.Category == Support {
+			for _, x := range ms[:min(3, len(ms))] {
+				useful = useful || slices.Contains(p.Case.lenient(), x.ID)
+			}
+		}
+		drafts = append(drafts, draft{ms[0].Confidence, useful})
+	}
+	floor := reply
+	for _, th := range candidateThresholds(preds, m) {
+		if th >= reply {
+			break
+		}
+		n, good := 0, 0
+		for _, d := range drafts {
+			if d.conf >= th {
+				n++
+				if d.useful {
+					good++
+				}
+			}
+		}
+		if n > 0 && 100*float64(good)/float64(n) >= target {
+			return min(th, floor)
+		}
+	}
+	return floor
 }
 
-// CrossValidate fits the reply threshold on k−1 folds and decides the
-// held-out fold with it, for every fold; and fits on all cases for the
-// in-sample figures, whose distance from the held-out ones shows overfit.
-func CrossValidate(preds []Prediction, k int, seed uint64, base knowledge.Thresholds, target float64) CrossValidation {
+// CrossValidation is the outcome of k-fold cross-validation.
+type CrossValidation struct {
+	// HeldOut holds each case's result decided with the model fitted on
+	// the other folds; InSample, with the model fitted on all cases.
+	HeldOut, InSample []Result
+	// Models are the models fitted for each fold; All the one fitted on
+	// every case.
+	Models []*knowledge.Model
+	All    *knowledge.Model
+}
+
+// CrossValidate fits the model on k−1 folds and decides the held-out fold
+// with it, for every fold; and fits on all cases for the in-sample
+// figures, whose distance from the held-out ones shows overfit.
+func CrossValidate(preds []Prediction, k int, seed uint64, base knowledge.Thresholds, o FitOptions) CrossValidation {
 	cases := make([]Case, len(preds))
 	for i, p := range preds {
 		cases[i] = p.Case
@@ -129,18 +262,19 @@ func CrossValidate(preds []Prediction, k int, seed uint64, base knowledge.Thresh
 				train = append(train, p)
 			}
 		}
+		m := FitModel(train, base, o)
+		cv.Models = append(cv.Models, m)
 		t := base
-		t.Reply = FitReply(train, base, target)
-		cv.Fitted = append(cv.Fitted, t.Reply)
+		t.Reply = m.Reply
 		for _, i := range fold {
-			cv.HeldOut[i] = preds[i].Result(t)
+			cv.HeldOut[i] = preds[i].Result(m, t)
 		}
 	}
+	cv.All = FitModel(preds, base, o)
 	t := base
-	t.Reply = FitReply(preds, base, target)
-	cv.InSampleReply = t.Reply
+	t.Reply = cv.All.Reply
 	for _, p := range preds {
-		cv.InSample = append(cv.InSample, p.Result(t))
+		cv.InSample = append(cv.InSample, p.Result(cv.All, t))
 	}
 	return cv
 }

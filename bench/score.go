@@ -256,14 +256,18 @@ func sameCommand(a, b knowledge.Command) bool {
 // Bucket is one row of the reliability table.
 type Bucket struct {
 	Low, High float64
-	N         int     // support cases with labels whose top confidence fell here
-	Correct   int     // of those, top-3 citations (or matches) containing a labelled id
+	N         int     // posts whose top confidence fell here
+	Correct   int     // of those, posts whose top match staff would accept
 	Pct       float64 // Correct/N in percent
+	MeanConf  float64 // mean confidence of the posts here, in percent
 }
 
-// Reliability buckets the support cases with lenient labels by the
-// system's confidence and reports how often its top three matches held a
-// labelled entry.
+// Reliability buckets the posts a bot may answer by the confidence of
+// their top match and reports how often staff would accept that match:
+// support posts with labels (accepted when the top match is a labelled
+// entry), abstain posts and not-support posts that were not ignored
+// (never accepted: nothing fits). A calibrated confidence has each
+// bucket's Pct near its MeanConf.
 func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 	byID := map[string]Result{}
 	for _, r := range results {
@@ -273,12 +277,16 @@ func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 	for i := range buckets {
 		buckets[i] = Bucket{Low: edges[i], High: edges[i+1]}
 	}
+	sums := make([]float64, len(buckets))
 	for _, c := range cases {
-		lenient := append(append([]string(nil), c.Answers...), c.TopicMatch...)
-		if c.Category != Support || len(lenient) == 0 {
+		r := byID[c.ID]
+		lenient := c.lenient()
+		switch {
+		case r.Decision == knowledge.DecisionIgnore:
+			continue
+		case c.Category == Support && len(lenient) == 0:
 			continue
 		}
-		r := byID[c.ID]
 		i := sort.SearchFloat64s(edges, r.Confidence)
 		if i > 0 && (i == len(edges) || edges[i] != r.Confidence) {
 			i--
@@ -288,12 +296,16 @@ func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 		}
 		b := &buckets[i]
 		b.N++
-		if rk := firstRank(r.Ranked, lenient); rk >= 1 && rk <= 3 {
+		sums[i] += r.Confidence
+		if c.Category == Support && len(r.Ranked) > 0 && slices.Contains(lenient, r.Ranked[0]) {
 			b.Correct++
 		}
 	}
 	for i := range buckets {
 		buckets[i].Pct = pct(float64(buckets[i].Correct), buckets[i].N)
+		if buckets[i].N > 0 {
+			buckets[i].MeanConf = math.Round(10000*sums[i]/float64(buckets[i].N)) / 100
+		}
 	}
 	return buckets
 }

@@ -15,7 +15,10 @@ type Answer struct {
 
 // Engine holds the settings of the pure part of the pipeline.
 type Engine struct {
-	Schema     *Schema
+	Schema *Schema
+	// Model weighs the evidence and calibrates confidence; nil means
+	// DefaultModel.
+	Model      *Model
 	Thresholds Thresholds
 	Compose    ComposeOptions
 	// MaxMatches bounds Answer.Matches (the citations are always among
@@ -29,7 +32,11 @@ type Engine struct {
 // extracted, decides, and composes the reply.
 func (e *Engine) Answer(p Post, f Facts, cands []Candidate) Answer {
 	text := p.Title + "\n" + p.Body
-	ranked := rank(&e.memo, &f, text, cands)
+	model := e.Model
+	if model == nil {
+		model = DefaultModel()
+	}
+	ranked := rank(&e.memo, &f, text, cands, model)
 	decision, conf, cited := Decide(p.Title, p.Body, &f, ranked, e.Thresholds)
 	n := e.MaxMatches
 	if n == 0 {

@@ -42,6 +42,6 @@ func BenchmarkRank(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Rank(&f, post.Body, cands)
+		Rank(&f, post.Body, cands, DefaultModel())
 	}
 }

@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"math"
 	"regexp"
 )
 
@@ -23,37 +22,24 @@ const (
 type Thresholds struct {
 	// Reply is the minimum confidence to answer at all.
 	Reply float64
-	// CiteRatio: further matches are cited when their score is at least
-	// this share of the best match's.
+	// CiteRatio: further matches are cited when their confidence is at
+	// least this share of the best match's.
 	CiteRatio float64
 	// MaxCitations bounds the Sources list.
 	MaxCitations int
 }
 
-// DefaultThresholds were chosen from the reliability table in the README
-// (vllm-dev cases): at confidence 0.6 and above the top citation was one
-// staff accept in most cases, below it mostly not.
+// DefaultThresholds are the embedded model's reply threshold and the
+// citation rules.
 func DefaultThresholds() Thresholds {
-	return Thresholds{Reply: 0.6, CiteRatio: 0.5, MaxCitations: 4}
+	return Thresholds{Reply: DefaultModel().Reply, CiteRatio: 0.5, MaxCitations: 4}
 }
 
-// confidenceScale sets the score at which confidence is one half.
-const confidenceScale = 2.5
-
-// Confidence maps a match to [0,1]: score/(score+2.5), halved when nothing
-// but word overlap supports it. It is meant as the estimated chance that
-// staff would accept the match as a correct citation; the README's
-// reliability table shows how well it tracks that on labelled posts.
-func Confidence(m Match) float64 {
-	if m.Score <= 0 {
-		return 0
-	}
-	c := m.Score / (m.Score + confidenceScale)
-	if !m.Structured {
-		c *= 0.5
-	}
-	return math.Round(c*1000) / 1000
-}
+// Confidence is a match's calibrated confidence, set by the Model: the
+// estimated chance that staff would accept the match as the top citation.
+// The README's reliability table shows how well it tracks that on
+// held-out labelled posts.
+func Confidence(m Match) float64 { return m.Confidence }
 
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
@@ -94,7 +80,7 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 		if len(cited) == t.MaxCitations {
 			break
 		}
-		if m.Structured && m.Score >= t.CiteRatio*top.Score && Confidence(m) >= t.Reply*0.75 {
+		if m.Structured && m.Confidence >= t.CiteRatio*conf && m.Confidence >= t.Reply*0.75 {
 			cited = append(cited, m)
 		}
 	}

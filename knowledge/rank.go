@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -27,30 +26,49 @@ type Match struct {
 	// Structured reports whether anything beyond word overlap supports the
 	// match: an error signature, a flag, a version range or a model.
 	Structured bool `json:"structured"`
-	// Evidence holds the named components of Score for calibration.
+	// Evidence holds the named features the Model weighs into Score.
 	Evidence map[string]float64 `json:"evidence,omitempty"`
+	// Confidence is the calibrated probability that staff would accept
+	// this match as the top citation.
+	Confidence float64 `json:"confidence"`
 }
 
-// Weights of the evidence Rank combines. They were set on the vllm-dev
-// cases (see the README's calibration table) and are deliberately round.
+// Feature names: the named evidence a match carries in Match.Evidence.
+// Each is a raw measurement (a similarity, a count, 0 or 1); the Model
+// holds their fitted weights. Features of positive evidence are scaled by
+// the entry's prior (1 for curated entries, 0.6 for imported issues, and
+// the outcome factor of earlier citations), so that a thousand noisy
+// tracker issues cannot crowd out the curated pack.
 const (
-	wText         = 1.2 // BM25 relative to the best candidate
-	wSignature    = 3.0 // × similarity of masked error signatures
-	wClass        = 1.0 // same specific exception class
-	wSymptomText  = 1.0 // a described symptom whose words all appear
-	wFlag         = 0.8 // each flag of the entry used in the command
-	wFlagMention  = 0.4 // a flag named in the prose only
-	wPlatformHit  = 0.2
-	wPlatformMiss = -0.8
-	wPlatformNear = -0.2
-	wTogether     = 0.5 // the error and the command both point here
-	wVersionIn    = 0.8
-	wVersionOut   = -1.0
-	wFixedBefore  = -1.2 // the poster runs a release with the fix
-	wModel        = 1.0
-	maxFlagHits   = 3
-	wTopic        = 0.5 // each pack topic tag the entry shares with the post
-	wTopicMax     = 1.0
+	fText         = "text"          // BM25 relative to the best candidate, 0–1
+	fSignature    = "signature"     // similarity of masked error signatures, 0.45–1
+	fClass        = "class"         // same specific exception class, no signature
+	fSymptom      = "symptom"       // coverage of a described symptom's words
+	fFlags        = "flags"         // entry flags set (1 each) or mentioned (0.5), max 3
+	fTogether     = "together"      // the error and the command both point here
+	fTopic        = "topic"         // pack topic tags shared, max 2
+	fModel        = "model"         // same model family
+	fVersionIn    = "version_in"    // the post's version is in the affected range
+	fPlatformHit  = "platform_hit"  // entry is for the post's platform
+	fPlatformNear = "platform_near" // a CUDA entry on ROCm
+	fPlatformMiss = "platform_miss" // entry is for another platform
+	fVersionOut   = "version_out"   // the post's version is outside the affected range
+	fFixed        = "fixed"         // the post runs a release with the fix
+)
+
+// negativeFeatures are evidence against a match; they are not scaled by
+// the entry's prior.
+var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true}
+
+// Features lists every feature name in a fixed order.
+var Features = []string{fText, fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed}
+
+const (
+	signatureMin = 0.45 // below this, two messages are not the same error
+	maxFlagHits  = 3
+	flagMention  = 0.5 // a flag named in the prose counts half a flag set
+	maxTopics    = 2
 )
 
 // genericClasses are exception classes too common to be evidence alone.
@@ -63,11 +81,11 @@ var genericClasses = map[string]bool{
 // Rank scores candidates against the facts of a post and returns them best
 // first. postText is the post's title and body, used to check described
 // symptoms and flags named outside a command line.
-func Rank(f *Facts, postText string, cands []Candidate) []Match {
-	return rank(&symptomMemo{}, f, postText, cands)
+func Rank(f *Facts, postText string, cands []Candidate, model *Model) []Match {
+	return rank(&symptomMemo{}, f, postText, cands, model)
 }
 
-func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate) []Match {
+func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model *Model) []Match {
 	maxText := 0.0
 	for _, c := range cands {
 		maxText = math.Max(maxText, c.TextScore)
@@ -85,13 +103,7 @@ func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate) []Mat
 		m := scoreEntry(memo, f, pt, sigs, vllmVer, c, maxText)
 		out = append(out, m)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out
+	return model.Rescore(out)
 }
 
 type postSig struct {
@@ -114,14 +126,15 @@ func postSignatures(f *Facts) []postSig {
 func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) Match {
 	e := c.Entry
 	m := Match{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
-	pos, neg := 0.0, 0.0
-	add := func(key string, w float64, reason string) {
-		m.Evidence[key] += w
-		if w >= 0 {
-			pos += w
-		} else {
-			neg += w
+	prior := e.Prior
+	if prior <= 0 {
+		prior = 1
+	}
+	add := func(key string, x float64, reason string) {
+		if !negativeFeatures[key] {
+			x *= prior
 		}
+		m.Evidence[key] += x
 		if reason != "" {
 			m.Reasons = append(m.Reasons, reason)
 		}
@@ -134,7 +147,7 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		if rel >= 0.6 {
 			reason = "words of the post match this entry"
 		}
-		add("text", wText*rel, reason)
+		add(fText, rel, reason)
 	}
 
 	// Error signatures and classes.
@@ -145,8 +158,8 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		if symClass == "" {
 			// A described symptom: count it when most of its words appear
 			// in the post.
-			if cov, n := pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && m.Evidence["symptom"] == 0 {
-				add("symptom", wSymptomText*cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
+			if cov, n := pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && m.Evidence[fSymptom] == 0 {
+				add(fSymptom, cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
 			}
 			continue
 		}
@@ -172,17 +185,17 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		}
 
 	}
-	if bestSim >= 0.45 {
-		add("signature", wSignature*bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(strings.ReplaceAll(bestSym, "<N>", "N"), 90), bestSim*100))
+	if bestSim >= signatureMin {
+		add(fSignature, bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(strings.ReplaceAll(bestSym, "<N>", "N"), 90), bestSim*100))
 	}
-	if classHit != "" && bestSim < 0.45 {
-		add("class", wClass, "same exception "+classHit)
+	if classHit != "" && bestSim < signatureMin {
+		add(fClass, 1, "same exception "+classHit)
 	}
 
 	// Flags and environment variables. A flag says less when the post
 	// fails with an error this entry does not describe: then the flag is
 	// merely present, not the cause.
-	errorMatched := m.Evidence["signature"] > 0 || m.Evidence["class"] > 0 || m.Evidence["symptom"] > 0
+	errorMatched := m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fSymptom] > 0
 	flagScale := 1.0
 	if len(e.Flags) > 6 {
 		flagScale = 0.6 // a broad page lists many flags; each says less
@@ -196,12 +209,12 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 			break
 		}
 		if w, why := flagEvidence(f, pt, fl); w > 0 {
-			add("flags", w*flagScale, why)
+			add(fFlags, w*flagScale, why)
 			hits++
 		}
 	}
 	if errorMatched && hits > 0 {
-		add("together", wTogether, "")
+		add(fTogether, 1, "")
 	}
 
 	// Platform. ROCm builds of PyTorch run through torch.cuda, so an entry
@@ -209,11 +222,11 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 	if f.Platform != "" && len(e.Platforms) > 0 {
 		switch {
 		case contains(e.Platforms, f.Platform):
-			add("platform", wPlatformHit, "")
+			add(fPlatformHit, 1, "")
 		case f.Platform == "rocm" && contains(e.Platforms, "cuda"):
-			add("platform", wPlatformNear, "")
+			add(fPlatformNear, 1, "")
 		default:
-			add("platform", wPlatformMiss, fmt.Sprintf("entry is about %s; the post is on %s", strings.Join(e.Platforms, "/"), f.Platform))
+			add(fPlatformMiss, 1, fmt.Sprintf("entry is about %s; the post is on %s", strings.Join(e.Platforms, "/"), f.Platform))
 		}
 	}
 
@@ -222,16 +235,16 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		if e.Affected != "" {
 			if r, err := ParseRange(e.Affected); err == nil && !r.Empty() {
 				if r.Contains(*ver) {
-					add("version", wVersionIn, fmt.Sprintf("vLLM %s is in the affected range %s", ver, e.Affected))
+					add(fVersionIn, 1, fmt.Sprintf("vLLM %s is in the affected range %s", ver, e.Affected))
 				} else {
-					add("version", wVersionOut, fmt.Sprintf("vLLM %s is outside the affected range %s", ver, e.Affected))
+					add(fVersionOut, 1, fmt.Sprintf("vLLM %s is outside the affected range %s", ver, e.Affected))
 				}
 			}
 		}
 		if e.Fixed != "" {
 			if fx, err := ParseVersion(e.Fixed); err == nil {
 				if ver.Compare(fx) >= 0 {
-					add("fixed", wFixedBefore, fmt.Sprintf("fixed in %s and the post runs %s", e.Fixed, ver))
+					add(fFixed, 1, fmt.Sprintf("fixed in %s and the post runs %s", e.Fixed, ver))
 				} else {
 					m.Reasons = append(m.Reasons, fmt.Sprintf("fixed in %s; the post runs %s", e.Fixed, ver))
 				}
@@ -247,28 +260,23 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		}
 	}
 	if len(shared) > 0 {
-		add("topic", math.Min(wTopicMax, wTopic*float64(len(shared))), "same topic: "+strings.Join(shared, ", "))
+		add(fTopic, math.Min(maxTopics, float64(len(shared))), "same topic: "+strings.Join(shared, ", "))
 	}
 
 	// Model family.
 	for _, fam := range e.Models {
 		if model := modelFamilyHit(fam, f.Models, pt); model != "" {
-			add("model", wModel, "same model family ("+fam+")")
+			add(fModel, 1, "same model family ("+fam+")")
 			break
 		}
 	}
 
-	m.Structured = m.Evidence["signature"] > 0 || m.Evidence["class"] > 0 || m.Evidence["flags"] > 0 ||
-		m.Evidence["symptom"] > 0 || m.Evidence["model"] > 0
-	prior := e.Prior
-	if prior <= 0 {
-		prior = 1
-	}
-	m.Score = math.Round((pos*prior+neg)*1000) / 1000
+	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
+		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
 	return m
 }
 
-// flagEvidence reports the weight of one entry flag ("--x", "--x value",
+// flagEvidence reports the evidence of one entry flag ("--x", "--x value",
 // "NAME" or "NAME=value") and why.
 func flagEvidence(f *Facts, pt postTokens, fl string) (float64, string) {
 	name, want, hasValue := strings.Cut(fl, " ")
@@ -281,12 +289,12 @@ func flagEvidence(f *Facts, pt postTokens, fl string) (float64, string) {
 				return 0, ""
 			}
 			if v != "" {
-				return wFlag, fmt.Sprintf("the command sets %s %s", name, truncate(v, 40))
+				return 1, fmt.Sprintf("the command sets %s %s", name, truncate(v, 40))
 			}
-			return wFlag, "the command sets " + name
+			return 1, "the command sets " + name
 		}
 		if pt.hasFlag(name) && (!hasValue || pt.hasWord(strings.ToLower(want))) {
-			return wFlagMention, "the post mentions " + name
+			return flagMention, "the post mentions " + name
 		}
 		return 0, ""
 	}
@@ -294,10 +302,10 @@ func flagEvidence(f *Facts, pt postTokens, fl string) (float64, string) {
 		return 0, ""
 	}
 	if v, ok := f.Env[name]; ok && (!hasValue || v == want) {
-		return wFlag, "the post sets " + name
+		return 1, "the post sets " + name
 	}
 	if pt.hasRaw(name) {
-		return wFlagMention, "the post mentions " + name
+		return flagMention, "the post mentions " + name
 	}
 	return 0, ""
 }

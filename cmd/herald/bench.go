@@ -46,6 +46,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	folds := fs.Int("folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
 	seed := fs.Uint64("seed", 1, "seed of the stratified fold split")
 	targetWrong := fs.Float64("target-wrong", 5, "wrong-post rate in percent the fitted reply threshold aims at")
+	useful := fs.Float64("useful-drafts", 50, "share in percent of queued drafts with a fitting entry the fitted queue floor aims at")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -71,6 +72,8 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// Keep every candidate: refitting reranks all of them.
+	a.Engine.MaxMatches = a.Candidates + a.Curated
 	var herald, base []bench.Result
 	var preds []bench.Prediction
 	for _, c := range cases {
@@ -109,7 +112,9 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var cols []column
 	var cv bench.CrossValidation
 	if *folds > 0 {
-		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, *targetWrong)
+		o := bench.DefaultFitOptions()
+		o.TargetWrong, o.UsefulDrafts = *targetWrong, *useful
+		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, o)
 		herald = cv.HeldOut
 		cols = append(cols,
 			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Engine.Schema)},
@@ -121,12 +126,12 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else {
 		shipped := make([]bench.Result, len(preds))
 		for i, p := range preds {
-			shipped[i] = p.Result(a.Engine.Thresholds)
+			shipped[i] = p.Result(nil, a.Engine.Thresholds)
 		}
 		cols = append(cols, column{"shipped thresholds", bench.Score(cases, shipped, a.Engine.Schema)})
 	}
 	h := cols[0].rep
-	rel := bench.Reliability(cases, herald, []float64{0, 0.2, 0.4, 0.5, 0.6, 0.7, 1.0001})
+	rel := bench.Reliability(cases, herald, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
 	if *asJSON {
 		if !*perCase {
 			for i := range cols {
@@ -138,8 +143,8 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if *folds > 0 {
 			out["in_sample"] = cols[1].rep
 			out["shipped"] = cols[2].rep
-			out["fitted_reply"] = cv.Fitted
-			out["in_sample_reply"] = cv.InSampleReply
+			out["fold_models"] = cv.Models
+			out["in_sample_model"] = cv.All
 		}
 		return writeJSON(stdout, out)
 	}
@@ -190,13 +195,18 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *folds > 0 {
-		fmt.Fprintf(stdout, "\nreply threshold fitted for a wrong-post rate ≤ %.0f%%: per fold %v, on all cases %.3f (shipped %.3f)\n",
-			*targetWrong, cv.Fitted, cv.InSampleReply, a.Engine.Thresholds.Reply)
+		var replies, floors []string
+		for _, m := range cv.Models {
+			replies = append(replies, fmt.Sprintf("%.3f", m.Reply))
+			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
+		}
+		fmt.Fprintf(stdout, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
+			*targetWrong, *useful, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
 		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
 	}
-	fmt.Fprintln(stdout, "\nreliability (support cases with labels): confidence → top-3 holds a labelled entry")
+	fmt.Fprintln(stdout, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
 	for _, b := range rel {
-		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d correct=%-3d %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct)
+		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
 	}
 	if *perCase {
 		fmt.Fprintln(stdout)

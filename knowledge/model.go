@@ -1,0 +1,131 @@
+package knowledge
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+)
+
+// Model is the fitted part of the engine: the weights of the named
+// evidence (Features), the calibration that turns a match's score into the
+// probability that staff would accept it as the top citation, and the
+// decision thresholds chosen for a target wrong-post rate. It is data:
+// DefaultModel is embedded from model/default.json, and `herald kb fit`
+// fits a new one on a forum's own labelled posts (see FitModel).
+type Model struct {
+	// Version is the file format version (1).
+	Version int `json:"version"`
+	// Method and FittedOn say how and on what the model was fitted.
+	Method   string `json:"method"`
+	FittedOn string `json:"fitted_on"`
+	// Weights of the features; a feature without a weight counts 0.
+	Weights map[string]float64 `json:"weights"`
+	Bias    float64            `json:"bias"`
+	// Calibration maps a top match's score to a probability:
+	// p = 1/(1+exp(-(Slope·score + Intercept))).
+	Calibration Calibration `json:"calibration"`
+	// Reply is the least confidence at which Herald answers; QueueFloor
+	// the least at which an unsure draft is queued for staff.
+	Reply      float64 `json:"reply"`
+	QueueFloor float64 `json:"queue_floor"`
+}
+
+// Calibration is a Platt scaling of scores to probabilities.
+type Calibration struct {
+	Slope     float64 `json:"slope"`
+	Intercept float64 `json:"intercept"`
+}
+
+//go:embed model/default.json
+var defaultModelJSON []byte
+
+// DefaultModel returns the embedded model. It panics only if the embedded
+// file is broken, which its test rules out.
+func DefaultModel() *Model {
+	m, err := ReadModel(bytes.NewReader(defaultModelJSON))
+	if err != nil {
+		panic(fmt.Sprintf("knowledge: embedded model: %v", err))
+	}
+	return m
+}
+
+// ReadModel reads and checks a model file.
+func ReadModel(r io.Reader) (*Model, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var m Model
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("knowledge: read model: %w", err)
+	}
+	if m.Version != 1 {
+		return nil, fmt.Errorf("knowledge: model version %d, want 1", m.Version)
+	}
+	for name, w := range m.Weights {
+		if !contains(Features, name) {
+			return nil, fmt.Errorf("knowledge: model weight for unknown feature %q", name)
+		}
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("knowledge: model weight %s is %v", name, w)
+		}
+	}
+	if m.Reply <= 0 || m.Reply > 1.01 || m.QueueFloor < 0 || m.QueueFloor > m.Reply {
+		return nil, fmt.Errorf("knowledge: model thresholds reply %.3f, queue floor %.3f: want 0 < floor ≤ reply ≤ 1.01", m.Reply, m.QueueFloor)
+	}
+	return &m, nil
+}
+
+// Write writes the model as indented JSON.
+func (m *Model) Write(w io.Writer) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("knowledge: write model: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Score is the model's score of a match's evidence: the bias plus the
+// weighted features.
+func (m *Model) Score(evidence map[string]float64) float64 {
+	s := m.Bias
+	for _, f := range Features {
+		if x := evidence[f]; x != 0 {
+			s += m.Weights[f] * x
+		}
+	}
+	return s
+}
+
+// Probability calibrates a score.
+func (m *Model) Probability(score float64) float64 {
+	return sigmoid(m.Calibration.Slope*score + m.Calibration.Intercept)
+}
+
+// Rescore scores matches with the model, sorts them best first (ties by
+// id) and sets each one's calibrated Confidence. A match that only word
+// overlap supports (not Structured) is never more than half as sure.
+func (m *Model) Rescore(ms []Match) []Match {
+	for i := range ms {
+		ms[i].Score = round3(m.Score(ms[i].Evidence))
+		c := m.Probability(ms[i].Score)
+		if !ms[i].Structured {
+			c *= 0.5
+		}
+		ms[i].Confidence = round3(c)
+	}
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].Score != ms[j].Score {
+			return ms[i].Score > ms[j].Score
+		}
+		return ms[i].ID < ms[j].ID
+	})
+	return ms
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
