@@ -101,15 +101,17 @@ func TestReliabilityBuckets(t *testing.T) {
 		{ID: "2", Category: Support, Answers: []string{"a"}},
 		{ID: "3", Category: Support, Answers: []string{"a"}},
 		{ID: "4", Category: Abstain},
+		{ID: "5", Category: NotSupport},
 	}
 	results := []Result{
 		{CaseID: "1", Confidence: 0.65, Ranked: []string{"a"}},
-		{CaseID: "2", Confidence: 0.6, Ranked: []string{"b"}}, // on the edge: belongs to [0.6, 1)
-		{CaseID: "3", Confidence: 0.1, Ranked: []string{"b", "c", "a"}},
-		{CaseID: "4", Confidence: 0.9},
+		{CaseID: "2", Confidence: 0.6, Ranked: []string{"b"}},           // on the edge: belongs to [0.6, 1)
+		{CaseID: "3", Confidence: 0.1, Ranked: []string{"b", "c", "a"}}, // the top match is not the labelled one
+		{CaseID: "4", Confidence: 0.9, Ranked: []string{"x"}},           // nothing fits an abstain case
+		{CaseID: "5", Confidence: 0.95, Decision: knowledge.DecisionIgnore},
 	}
 	b := Reliability(cases, results, []float64{0, 0.6, 1.0001})
-	if b[0].N != 1 || b[0].Correct != 1 || b[1].N != 2 || b[1].Correct != 1 || b[1].Pct != 50 {
+	if b[0].N != 1 || b[0].Correct != 0 || b[1].N != 3 || b[1].Correct != 1 || b[1].Pct != 33.33 || b[1].MeanConf != 71.67 {
 		t.Errorf("buckets = %+v", b)
 	}
 }

@@ -45,13 +45,14 @@ func TestFoldsStratifiedAndReproducible(t *testing.T) {
 	}
 }
 
-// pred builds a support prediction whose top match has the given score
-// (confidence score/(score+2.5)) and id.
+// pred builds a support prediction whose one match has the given score,
+// confidence score/(score+2.5), and id.
 func pred(id, cat, top string, score float64, label string) Prediction {
 	return Prediction{
-		Case:    Case{ID: id, Category: cat, Title: "vllm serve fails", Body: "error: it fails", Answers: []string{label}},
-		Facts:   knowledge.Facts{Errors: []knowledge.ErrorInfo{{Type: "ValueError"}}},
-		Matches: []knowledge.Match{{ID: top, Score: score, Structured: true}},
+		Case:  Case{ID: id, Category: cat, Title: "vllm serve fails", Body: "error: it fails", Answers: []string{label}},
+		Facts: knowledge.Facts{Errors: []knowledge.ErrorInfo{{Type: "ValueError"}}},
+		Matches: []knowledge.Match{{ID: top, Score: score, Confidence: score / (score + 2.5), Structured: true,
+			Evidence: map[string]float64{"signature": score / 10}}},
 	}
 }
 
@@ -65,7 +66,7 @@ func TestFitReplyMeetsTarget(t *testing.T) {
 		pred("4", Support, "y", 0.5, "d"),
 	}
 	base := knowledge.DefaultThresholds()
-	th := FitReply(preds, base, 5)
+	th := FitReply(preds, nil, base, 5)
 	hi := knowledge.Confidence(preds[1].Matches[0])
 	lo := knowledge.Confidence(preds[2].Matches[0])
 	if th <= lo || th > hi {
@@ -73,7 +74,7 @@ func TestFitReplyMeetsTarget(t *testing.T) {
 	}
 	// Nothing is right: never reply.
 	wrong := []Prediction{pred("1", Support, "x", 10, "a")}
-	if th := FitReply(wrong, base, 5); th <= 1 {
+	if th := FitReply(wrong, nil, base, 5); th <= 1 {
 		t.Errorf("threshold %.3f for all-wrong cases, want one that never replies", th)
 	}
 }
@@ -83,9 +84,9 @@ func TestCrossValidateHoldsOut(t *testing.T) {
 	for i := range 10 {
 		preds = append(preds, pred(string(rune('a'+i)), Support, "a", 10, "a"))
 	}
-	cv := CrossValidate(preds, 5, 1, knowledge.DefaultThresholds(), 5)
-	if len(cv.Fitted) != 5 || len(cv.HeldOut) != 10 || len(cv.InSample) != 10 {
-		t.Fatalf("fitted %d, held-out %d, in-sample %d", len(cv.Fitted), len(cv.HeldOut), len(cv.InSample))
+	cv := CrossValidate(preds, 5, 1, knowledge.DefaultThresholds(), DefaultFitOptions())
+	if len(cv.Models) != 5 || len(cv.HeldOut) != 10 || len(cv.InSample) != 10 {
+		t.Fatalf("fitted %d, held-out %d, in-sample %d", len(cv.Models), len(cv.HeldOut), len(cv.InSample))
 	}
 	for _, r := range cv.HeldOut {
 		if r.CaseID == "" || r.Decision != knowledge.DecisionReply {

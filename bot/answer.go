@@ -39,6 +39,7 @@ func NewAnswerer(ctx context.Context, db *store.DB, botName string) (*Answerer, 
 	a := &Answerer{
 		DB: db,
 		Engine: knowledge.Engine{
+			Model:      knowledge.DefaultModel(),
 			Thresholds: knowledge.DefaultThresholds(),
 			Compose:    knowledge.ComposeOptions{BotName: botName},
 		},
@@ -49,6 +50,21 @@ func NewAnswerer(ctx context.Context, db *store.DB, botName string) (*Answerer, 
 		return nil, err
 	}
 	return a, nil
+}
+
+// SetModel makes the Answerer rank, calibrate and decide with m (fitted
+// by `herald kb fit`), including m's reply threshold.
+func (a *Answerer) SetModel(m *knowledge.Model) {
+	a.Engine.Model = m
+	a.Engine.Thresholds.Reply = m.Reply
+}
+
+// Model returns the model the Answerer decides with.
+func (a *Answerer) Model() *knowledge.Model {
+	if a.Engine.Model == nil {
+		a.Engine.Model = knowledge.DefaultModel()
+	}
+	return a.Engine.Model
 }
 
 // Reload re-reads the schemas and rebuilds the index from the store.

@@ -35,7 +35,8 @@ type Options struct {
 	Whisper bool
 	// AutoPost is the confidence at or above which auto mode posts
 	// without approval; QueueFloor the confidence below which a draft is
-	// dropped (the reason kept) instead of queued.
+	// dropped (the reason kept) instead of queued. Zero means the
+	// thresholds fitted into the Answerer's model.
 	AutoPost, QueueFloor float64
 	// CategoryAutoPost overrides AutoPost per category id.
 	CategoryAutoPost map[int]float64
@@ -62,15 +63,15 @@ type Options struct {
 	Paused bool
 }
 
-func (o *Options) defaults() {
+func (o *Options) defaults(m *knowledge.Model) {
 	if o.Mode == "" {
 		o.Mode = ModeShadow
 	}
 	if o.AutoPost == 0 {
-		o.AutoPost = knowledge.DefaultThresholds().Reply
+		o.AutoPost = m.Reply
 	}
 	if o.QueueFloor == 0 {
-		o.QueueFloor = 0.45
+		o.QueueFloor = m.QueueFloor
 	}
 	if o.MaxPerTopic == 0 {
 		o.MaxPerTopic = 3
@@ -98,7 +99,7 @@ type Bot struct {
 
 // New returns a bot. metrics may be nil.
 func New(client *discourse.Client, db *store.DB, a *Answerer, opts Options, log *slog.Logger, metrics *Metrics) (*Bot, error) {
-	opts.defaults()
+	opts.defaults(a.Model())
 	if opts.Username == "" {
 		return nil, errors.New("bot: the bot's username is required")
 	}

@@ -36,6 +36,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.SetModel(testModel())
 	c, err := discourse.NewClient(os.Getenv("HERALD_CRASH_FORUM"), discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
 		discourse.WithRequestBudget(crashBudget, 50), discourse.WithRetries(1, time.Millisecond), discourse.WithTimeout(300*time.Millisecond))
 	if err != nil {
@@ -160,6 +161,7 @@ func TestCrashSafety(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.SetModel(testModel())
 	if n := forum.RateLimited(); n > 0 {
 		t.Errorf("the crashing bot exceeded its request budget: %d requests refused by the forum", n)
 	}
@@ -269,6 +271,6 @@ func referenceDecisions(t *testing.T, forum *discoursetest.Server) map[int]bool 
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[id] = ans.Decision == knowledge.DecisionReply && ans.Confidence >= knowledge.DefaultThresholds().Reply
+		out[id] = ans.Decision == knowledge.DecisionReply && ans.Confidence >= a.Engine.Thresholds.Reply
 	}
 }

@@ -94,12 +94,7 @@ func (b *Bot) draftFor(ans knowledge.Answer) string {
 	case ans.Decision == knowledge.DecisionReply:
 		return ans.Reply
 	case ans.Decision == knowledge.DecisionAbstain && ans.Confidence >= b.opts.QueueFloor && len(ans.Matches) > 0:
-		var cited []knowledge.Match
-		for _, m := range ans.Matches {
-			if m.Structured && m.Score >= 0.5*ans.Matches[0].Score && len(cited) < 3 {
-				cited = append(cited, m)
-			}
-		}
+		cited := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, 3, nil)
 		if len(cited) == 0 {
 			return ""
 		}

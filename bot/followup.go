@@ -62,12 +62,7 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	if err != nil {
 		return store.Action{}, false, err
 	}
-	var fresh []knowledge.Match
-	for _, m := range ans.Matches {
-		if !cited[m.URL] && m.Structured && len(fresh) < 3 && (len(fresh) == 0 || m.Score >= 0.5*fresh[0].Score) {
-			fresh = append(fresh, m)
-		}
-	}
+	fresh := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, 3, func(m knowledge.Match) bool { return cited[m.URL] })
 	specific := modelSpecificRE.MatchString(p.Raw)
 	var draft string
 	if len(fresh) > 0 && knowledge.Confidence(fresh[0]) >= b.opts.QueueFloor {

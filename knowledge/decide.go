@@ -22,9 +22,9 @@ const (
 type Thresholds struct {
 	// Reply is the minimum confidence to answer at all.
 	Reply float64
-	// CiteRatio: further matches are cited when their confidence is at
-	// least this share of the best match's.
-	CiteRatio float64
+	// CiteRelevance: further matches are cited when the model holds them
+	// at least this likely to fit the post (0.5: more likely than not).
+	CiteRelevance float64
 	// MaxCitations bounds the Sources list.
 	MaxCitations int
 }
@@ -32,7 +32,7 @@ type Thresholds struct {
 // DefaultThresholds are the embedded model's reply threshold and the
 // citation rules.
 func DefaultThresholds() Thresholds {
-	return Thresholds{Reply: DefaultModel().Reply, CiteRatio: 0.5, MaxCitations: 4}
+	return Thresholds{Reply: DefaultModel().Reply, CiteRelevance: 0.5, MaxCitations: 4}
 }
 
 // Confidence is a match's calibrated confidence, set by the Model: the
@@ -75,14 +75,24 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 	if conf < t.Reply || !top.Structured {
 		return DecisionAbstain, conf, nil
 	}
-	cited := []Match{top}
-	for _, m := range ranked[1:] {
-		if len(cited) == t.MaxCitations {
+	return DecisionReply, conf, Citations(ranked, t, t.MaxCitations, nil)
+}
+
+// Citations is the one citation rule: the best structured match not
+// skipped, then further structured matches the model holds at least
+// t.CiteRelevance likely to fit, best first, at most max in all.
+func Citations(ranked []Match, t Thresholds, max int, skip func(Match) bool) []Match {
+	var cited []Match
+	for _, m := range ranked {
+		if len(cited) == max {
 			break
 		}
-		if m.Structured && m.Confidence >= t.CiteRatio*conf && m.Confidence >= t.Reply*0.75 {
+		if !m.Structured || skip != nil && skip(m) {
+			continue
+		}
+		if len(cited) == 0 || m.Relevance >= t.CiteRelevance {
 			cited = append(cited, m)
 		}
 	}
-	return DecisionReply, conf, cited
+	return cited
 }

@@ -18,7 +18,15 @@ type Example struct {
 // (not the bias); it keeps a feature that only a handful of candidates
 // carry, and that therefore separates them perfectly, from growing
 // without bound.
-func FitWeights(ex []Example, l2 float64) (weights map[string]float64, bias float64) {
+//
+// Weights keep the sign of their evidence: a feature that says a match
+// fits (a flag it is about is set) never counts against it, and one that
+// says it does not (another platform) never counts for it. A fit that
+// gives a feature the wrong sign has learned a correlation of the sample
+// (curated entries list more flags), not what the evidence means; such
+// features are held at zero and the rest refitted (an active-set method)
+// until every sign holds.
+func FitWeights(ex []Example, l2 float64, prior map[string]float64) (weights map[string]float64, bias float64) {
 	d := len(Features) + 1 // the bias is the last column
 	rows := make([][]float64, len(ex))
 	ys := make([]float64, len(ex))
@@ -33,11 +41,32 @@ func FitWeights(ex []Example, l2 float64) (weights map[string]float64, bias floa
 			ys[i] = 1
 		}
 	}
-	ridge := make([]float64, d)
-	for j := 0; j < d-1; j++ {
-		ridge[j] = l2
+	centre := make([]float64, d)
+	for j, f := range Features {
+		centre[j] = prior[f]
 	}
-	w := newton(rows, ys, ridge)
+	held := make([]bool, d) // features held at zero
+	var w []float64
+	for range Features {
+		ridge := make([]float64, d)
+		for j := 0; j < d-1; j++ {
+			ridge[j] = l2
+		}
+		w = newton(rows, ys, ridge, held, centre)
+		violated := false
+		for j, f := range Features {
+			if held[j] {
+				continue
+			}
+			if sign := featureSign(f); sign > 0 && w[j] < 0 || sign < 0 && w[j] > 0 {
+				held[j] = true
+				violated = true
+			}
+		}
+		if !violated {
+			break
+		}
+	}
 	weights = map[string]float64{}
 	for j, f := range Features {
 		weights[f] = round3(w[j])
@@ -45,27 +74,49 @@ func FitWeights(ex []Example, l2 float64) (weights map[string]float64, bias floa
 	return weights, round3(w[d-1])
 }
 
-// FitCalibration fits a Platt scaling, p = σ(slope·score + intercept), of
-// the scores of top matches to whether they were right. l2 is a small
-// ridge on the slope.
-func FitCalibration(scores []float64, right []bool, l2 float64) Calibration {
+// featureSign is the sign a feature's weight must have: +1 for evidence
+// that a match fits, −1 for evidence that it does not, 0 for features
+// that describe the entry (curated, docs) and may go either way.
+func featureSign(f string) int {
+	switch {
+	case negativeFeatures[f]:
+		return -1
+	case f == fCurated || f == fDocs:
+		return 0
+	}
+	return 1
+}
+
+// FitCalibration fits the calibration of top matches, from their scores
+// and margins, to whether they were right. l2 is a small ridge on the
+// slopes.
+func FitCalibration(scores, margins []float64, right []bool, l2 float64) Calibration {
 	rows := make([][]float64, len(scores))
 	ys := make([]float64, len(scores))
 	for i, s := range scores {
-		rows[i] = []float64{s, 1}
+		rows[i] = []float64{s, margins[i], 1}
 		if right[i] {
 			ys[i] = 1
 		}
 	}
-	w := newton(rows, ys, []float64{l2, 0})
-	return Calibration{Slope: round3(w[0]), Intercept: round3(w[1])}
+	w := newton(rows, ys, []float64{l2, l2, 0}, nil, nil)
+	return Calibration{Slope: round3(w[0]), Margin: round3(w[1]), Intercept: round3(w[2])}
 }
 
 // newton maximises the L2-penalised log likelihood of a logistic model
-// with Newton's method from zero; ridge holds each column's penalty.
-func newton(rows [][]float64, ys []float64, ridge []float64) []float64 {
+// with Newton's method; ridge holds each column's penalty towards centre
+// (nil: zero), and the columns held (nil: none) stay at zero.
+func newton(rows [][]float64, ys []float64, ridge []float64, held []bool, centre []float64) []float64 {
 	d := len(ridge)
+	if centre == nil {
+		centre = make([]float64, d)
+	}
 	w := make([]float64, d)
+	for j := range w {
+		if held == nil || !held[j] {
+			w[j] = centre[j]
+		}
+	}
 	for iter := 0; iter < 50; iter++ {
 		g := make([]float64, d)
 		h := make([][]float64, d)
@@ -91,8 +142,17 @@ func newton(rows [][]float64, ys []float64, ridge []float64) []float64 {
 			}
 		}
 		for j := 0; j < d; j++ {
-			g[j] += ridge[j] * w[j]
+			g[j] += ridge[j] * (w[j] - centre[j])
 			h[j][j] += ridge[j] + 1e-9
+			if held != nil && held[j] {
+				// No step for a held column: its gradient is zero and
+				// its row and column of the Hessian are the identity.
+				g[j] = 0
+				for k := 0; k < d; k++ {
+					h[j][k], h[k][j] = 0, 0
+				}
+				h[j][j] = 1
+			}
 		}
 		step := solve(h, g)
 		if step == nil {

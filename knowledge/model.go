@@ -25,8 +25,8 @@ type Model struct {
 	// Weights of the features; a feature without a weight counts 0.
 	Weights map[string]float64 `json:"weights"`
 	Bias    float64            `json:"bias"`
-	// Calibration maps a top match's score to a probability:
-	// p = 1/(1+exp(-(Slope·score + Intercept))).
+	// Calibration maps a match's score, and its margin over the best
+	// other match, to a probability.
 	Calibration Calibration `json:"calibration"`
 	// Reply is the least confidence at which Herald answers; QueueFloor
 	// the least at which an unsure draft is queued for staff.
@@ -34,9 +34,13 @@ type Model struct {
 	QueueFloor float64 `json:"queue_floor"`
 }
 
-// Calibration is a Platt scaling of scores to probabilities.
+// Calibration is a Platt scaling of scores to probabilities, widened by
+// the margin: p = σ(Slope·score + Margin·(score − best other score) +
+// Intercept). Two entries that fit equally well make either one less
+// likely to be the one staff accept.
 type Calibration struct {
 	Slope     float64 `json:"slope"`
+	Margin    float64 `json:"margin"`
 	Intercept float64 `json:"intercept"`
 }
 
@@ -100,9 +104,31 @@ func (m *Model) Score(evidence map[string]float64) float64 {
 	return s
 }
 
-// Probability calibrates a score.
-func (m *Model) Probability(score float64) float64 {
-	return sigmoid(m.Calibration.Slope*score + m.Calibration.Intercept)
+// Probability calibrates a score with its margin over the best other
+// match.
+func (m *Model) Probability(score, margin float64) float64 {
+	c := m.Calibration
+	return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
+}
+
+// noOther is the margin of a match with no competitor.
+const noOther = 10
+
+// Margins returns, for matches sorted best first, each one's score minus
+// the best score among the others.
+func Margins(ms []Match) []float64 {
+	out := make([]float64, len(ms))
+	for i := range ms {
+		switch {
+		case len(ms) == 1:
+			out[i] = noOther
+		case i == 0:
+			out[i] = ms[0].Score - ms[1].Score
+		default:
+			out[i] = ms[i].Score - ms[0].Score
+		}
+	}
+	return out
 }
 
 // Rescore scores matches with the model, sorts them best first (ties by
@@ -111,11 +137,7 @@ func (m *Model) Probability(score float64) float64 {
 func (m *Model) Rescore(ms []Match) []Match {
 	for i := range ms {
 		ms[i].Score = round3(m.Score(ms[i].Evidence))
-		c := m.Probability(ms[i].Score)
-		if !ms[i].Structured {
-			c *= 0.5
-		}
-		ms[i].Confidence = round3(c)
+		ms[i].Relevance = round3(sigmoid(ms[i].Score))
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].Score != ms[j].Score {
@@ -123,7 +145,27 @@ func (m *Model) Rescore(ms []Match) []Match {
 		}
 		return ms[i].ID < ms[j].ID
 	})
+	for i, margin := range Margins(ms) {
+		c := m.Probability(ms[i].Score, margin)
+		if !ms[i].Structured {
+			c *= 0.5
+		}
+		ms[i].Confidence = round3(c)
+	}
 	return ms
+}
+
+// PriorWeights are the weights Herald ranked with before they were fitted,
+// set by hand on the first 25 labelled posts. Fitting pulls the weights
+// towards them (a ridge around them rather than around zero), so that a
+// forum with few labelled posts keeps sensible weights for evidence its
+// posts rarely show, and a forum with many moves as far as its posts say.
+func PriorWeights() map[string]float64 {
+	return map[string]float64{
+		fText: 1.2, fSignature: 3.0, fClass: 1.0, fSymptom: 1.0, fFlags: 0.8, fTogether: 0.5,
+		fTopic: 0.5, fModel: 1.0, fVersionIn: 0.8, fPlatformHit: 0.2, fPlatformNear: -0.2,
+		fPlatformMiss: -0.8, fVersionOut: -1.0, fFixed: -1.2,
+	}
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

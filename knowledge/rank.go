@@ -31,6 +31,9 @@ type Match struct {
 	// Confidence is the calibrated probability that staff would accept
 	// this match as the top citation.
 	Confidence float64 `json:"confidence"`
+	// Relevance is the model's probability that the entry fits the post
+	// at all, whichever else fits too; it decides further citations.
+	Relevance float64 `json:"relevance"`
 }
 
 // Feature names: the named evidence a match carries in Match.Evidence.
@@ -54,6 +57,10 @@ const (
 	fPlatformMiss = "platform_miss" // entry is for another platform
 	fVersionOut   = "version_out"   // the post's version is outside the affected range
 	fFixed        = "fixed"         // the post runs a release with the fix
+	fFlagsRare    = "flags_rare"    // the flags set, each by 1/(candidates that match it too)
+	fTitle        = "title"         // share of the entry title's words in the post
+	fCurated      = "curated"       // written by people (a pack, a solved topic)
+	fDocs         = "docs"          // a documentation page
 )
 
 // negativeFeatures are evidence against a match; they are not scaled by
@@ -62,7 +69,7 @@ var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true,
 
 // Features lists every feature name in a fixed order.
 var Features = []string{fText, fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed}
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fCurated, fDocs, fFlagsRare}
 
 const (
 	signatureMin = 0.45 // below this, two messages are not the same error
@@ -99,9 +106,32 @@ func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model
 	}
 	sigs := postSignatures(f)
 	out := make([]Match, 0, len(cands))
+	flagsHit := make([][]string, 0, len(cands))
 	for _, c := range cands {
-		m := scoreEntry(memo, f, pt, sigs, vllmVer, c, maxText)
+		m, hit := scoreEntry(memo, f, pt, sigs, vllmVer, c, maxText)
 		out = append(out, m)
+		flagsHit = append(flagsHit, hit)
+	}
+	// A flag that many candidates are about says little about which one
+	// fits: weigh each flag a candidate matches by how few others match it.
+	matching := map[string]int{}
+	for _, hit := range flagsHit {
+		for _, fl := range hit {
+			matching[fl]++
+		}
+	}
+	for i, hit := range flagsHit {
+		rare := 0.0
+		for _, fl := range hit {
+			rare += 1 / float64(matching[fl])
+		}
+		if rare > 0 {
+			prior := out[i].Entry.Prior
+			if prior <= 0 {
+				prior = 1
+			}
+			out[i].Evidence[fFlagsRare] = rare * prior
+		}
 	}
 	return model.Rescore(out)
 }
@@ -123,7 +153,9 @@ func postSignatures(f *Facts) []postSig {
 	return out
 }
 
-func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) Match {
+// scoreEntry measures the evidence for one candidate; it also returns the
+// names of the entry's flags the post sets or mentions.
+func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) (Match, []string) {
 	e := c.Entry
 	m := Match{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
 	prior := e.Prior
@@ -148,6 +180,17 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 			reason = "words of the post match this entry"
 		}
 		add(fText, rel, reason)
+	}
+
+	// The entry's title in the post's words, and what kind of entry it is.
+	if cov, n := pt.coverage(memo.titleTokens(e.Title)); n >= 3 {
+		add(fTitle, cov, "")
+	}
+	if e.Curated() {
+		add(fCurated, 1, "")
+	}
+	if e.Kind == KindDocs {
+		add(fDocs, 1, "")
 	}
 
 	// Error signatures and classes.
@@ -204,6 +247,7 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		flagScale *= 0.4
 	}
 	hits := 0
+	var flagsHit []string
 	for _, fl := range e.Flags {
 		if hits == maxFlagHits {
 			break
@@ -211,6 +255,7 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		if w, why := flagEvidence(f, pt, fl); w > 0 {
 			add(fFlags, w*flagScale, why)
 			hits++
+			flagsHit = append(flagsHit, fl)
 		}
 	}
 	if errorMatched && hits > 0 {
@@ -273,7 +318,7 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 
 	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
 		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
-	return m
+	return m, flagsHit
 }
 
 // flagEvidence reports the evidence of one entry flag ("--x", "--x value",
@@ -330,6 +375,12 @@ type symptomMemo struct {
 }
 
 const symptomMemoMax = 50_000
+
+// titleTokens returns the words of an entry title, memoised with the
+// symptoms (a title is prepared like a described symptom).
+func (sm *symptomMemo) titleTokens(title string) map[string]bool {
+	return sm.get("\x00title\x00" + title).tokens
+}
 
 func (sm *symptomMemo) get(sym string) symptomInfo {
 	sm.mu.Lock()

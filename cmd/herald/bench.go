@@ -54,12 +54,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return usagef("bench cases takes one FILE")
 	}
-	f, err := os.Open(pos[0])
-	if err != nil {
-		return fmt.Errorf("bench cases: %w", err)
-	}
-	defer f.Close()
-	cases, err := bench.ReadCases(f)
+	cases, err := readCasesFile(pos[0])
 	if err != nil {
 		return err
 	}
@@ -72,22 +67,12 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	// Keep every candidate: refitting reranks all of them.
-	a.Engine.MaxMatches = a.Candidates + a.Curated
+	preds, err := predictCases(ctx, a, cases)
+	if err != nil {
+		return err
+	}
 	var herald, base []bench.Result
-	var preds []bench.Prediction
 	for _, c := range cases {
-		ans, err := a.Answer(ctx, knowledge.Post{Title: c.Title, Body: c.Body})
-		if err != nil {
-			return fmt.Errorf("case %s: %w", c.ID, err)
-		}
-		r := bench.Result{CaseID: c.ID, Facts: &ans.Facts, Cited: ans.Cited, Decision: ans.Decision, Confidence: ans.Confidence}
-		for _, m := range ans.Matches {
-			r.Ranked = append(r.Ranked, m.ID)
-		}
-		herald = append(herald, r)
-		preds = append(preds, bench.Prediction{Case: c, Facts: ans.Facts, Matches: ans.Matches})
-
 		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
 		if err != nil {
 			return fmt.Errorf("case %s baseline: %w", c.ID, err)
@@ -120,16 +105,14 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Engine.Schema)},
 			column{"in-sample", bench.Score(cases, cv.InSample, a.Engine.Schema)})
 	}
-	defaults := bench.Score(cases, herald, a.Engine.Schema)
-	if *folds == 0 {
-		cols = append(cols, column{"herald", defaults})
-	} else {
-		shipped := make([]bench.Result, len(preds))
-		for i, p := range preds {
-			shipped[i] = p.Result(nil, a.Engine.Thresholds)
-		}
-		cols = append(cols, column{"shipped thresholds", bench.Score(cases, shipped, a.Engine.Schema)})
+	shipped := make([]bench.Result, len(preds))
+	for i, p := range preds {
+		shipped[i] = p.Result(nil, a.Engine.Thresholds)
 	}
+	if *folds == 0 {
+		herald = shipped
+	}
+	cols = append(cols, column{"shipped model", bench.Score(cases, shipped, a.Engine.Schema)})
 	h := cols[0].rep
 	rel := bench.Reliability(cases, herald, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
 	if *asJSON {

@@ -47,6 +47,9 @@ type Config struct {
 	} `yaml:"store"`
 	Knowledge struct {
 		Sources []string `yaml:"sources"`
+		// Model is a model file written by `herald kb fit` (default: the
+		// embedded model).
+		Model string `yaml:"model"`
 		// GitHub repositories whose issues are imported and kept fresh
 		// (token from GITHUB_TOKEN).
 		GitHub []GitHubSource `yaml:"github"`
@@ -135,8 +138,6 @@ func defaultConfig() Config {
 	c.Discourse.Timeout = Duration(30 * time.Second)
 	c.Bot.Mode = "shadow"
 	c.Bot.PollInterval = Duration(30 * time.Second)
-	c.Bot.QueueFloor = 0.45
-	c.Bot.AutoPost = 0.6
 	c.Bot.MaxPerTopic = 3
 	c.Bot.MaxReplyChars = 5000
 	c.Bot.HourlyBudget = 30
@@ -218,8 +219,8 @@ func (c *Config) validate() error {
 	if c.Bot.AutoPost < 0 || c.Bot.AutoPost > 1 {
 		return fail("bot.auto_post_confidence", fmt.Errorf("%w: between 0 and 1", errInvalid))
 	}
-	if c.Bot.QueueFloor < 0 || c.Bot.QueueFloor > c.Bot.AutoPost {
-		return fail("bot.queue_floor", fmt.Errorf("%w: between 0 and auto_post_confidence", errInvalid))
+	if c.Bot.QueueFloor < 0 || c.Bot.QueueFloor > 1 || c.Bot.AutoPost > 0 && c.Bot.QueueFloor > c.Bot.AutoPost {
+		return fail("bot.queue_floor", fmt.Errorf("%w: between 0 and auto_post_confidence (0: the model's)", errInvalid))
 	}
 	if c.Bot.MaxPerTopic < 1 || c.Bot.HourlyBudget < 1 {
 		return fail("bot.max_posts_per_topic/hourly_budget", fmt.Errorf("%w: at least 1", errInvalid))

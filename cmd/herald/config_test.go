@@ -37,7 +37,8 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		"missing key":  {"discourse:\n  url: https://f.org\n", "discourse.api_key"},
 		"bad mode":     {base + "bot:\n  mode: yolo\n", "bot.mode"},
 		"fast poll":    {base + "bot:\n  poll_interval: 10ms\n", "bot.poll_interval"},
-		"floor":        {base + "bot:\n  queue_floor: 0.9\n", "bot.queue_floor"},
+		"floor":        {base + "bot:\n  auto_post_confidence: 0.8\n  queue_floor: 0.9\n", "bot.queue_floor"},
+		"floor range":  {base + "bot:\n  queue_floor: 1.5\n", "bot.queue_floor"},
 		"short secret": {base + "webhook:\n  secret: short\n", "webhook.secret"},
 		"log level":    {base + "log:\n  level: loud\n", "log.level"},
 	}

@@ -21,7 +21,7 @@ const defaultDB = "herald.db"
 
 func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("kb needs a subcommand: import, list, show, search, stats")
+		return usagef("kb needs a subcommand: import, list, show, search, stats, fit, learn, import-github")
 	}
 	sub, args := args[0], args[1:]
 	switch sub {
@@ -29,6 +29,8 @@ func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdLearn(ctx, args, stdout, stderr)
 	case "import-github":
 		return cmdImportGitHub(ctx, args, stdout, stderr)
+	case "fit":
+		return cmdFit(ctx, args, stdout, stderr)
 	}
 	fs := newFlagSet("kb "+sub, stderr)
 	dbPath := fs.String("db", defaultDB, "database file")

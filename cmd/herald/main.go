@@ -45,6 +45,7 @@ Usage:
   herald kb show   [--db PATH] ID
   herald kb search [--db PATH] TEXT
   herald kb stats  [--db PATH]
+  herald kb fit    CASES.jsonl [--db PATH] [--out model.json] [--target-wrong 5] [--useful-drafts 50] [--folds 5]
   herald bench cases FILE [--kb PATH] [--json] [--per-case]
   herald bench semeval DIR [--run FILE] [--json]
   herald bench speed [--sizes 1000,10000,100000] [--posts N] [--json]

@@ -18,6 +18,7 @@ import (
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -53,6 +54,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	log := newLogger(cfg.Log.Level, cfg.Log.Format, stderr)
+	model, err := loadModel(cfg.Knowledge.Model)
+	if err != nil {
+		return err
+	}
 	db, err := store.Open(ctx, cfg.Store.Path)
 	if err != nil {
 		return err
@@ -90,7 +95,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		extra:     func(mux *http.ServeMux) { mux.Handle("/admin/", page.Handler()) },
 		db:        db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
 		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
-		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars,
+		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars, model: model,
 	}, stdout)
 }
 
@@ -105,6 +110,8 @@ type botRuntime struct {
 	webhookSecret string
 	botName       string
 	maxReplyChars int
+	// model is knowledge.model; nil is the embedded model.
+	model *knowledge.Model
 	// extra mounts more handlers on the bot's HTTP server (the demo).
 	extra func(mux *http.ServeMux)
 	// ready is called with the HTTP server's address once it listens.
@@ -119,6 +126,9 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	answerer, err := bot.NewAnswerer(ctx, rt.db, rt.botName)
 	if err != nil {
 		return err
+	}
+	if rt.model != nil {
+		answerer.SetModel(rt.model)
 	}
 	answerer.Engine.Compose.MaxChars = rt.maxReplyChars
 	reg := prometheus.NewRegistry()

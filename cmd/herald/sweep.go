@@ -42,6 +42,12 @@ func newBotFromConfig(ctx context.Context, cfg *Config, log *slog.Logger) (*bot.
 		db.Close()
 		return nil, nil, err
 	}
+	model, err := loadModel(cfg.Knowledge.Model)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	a.SetModel(model)
 	a.Engine.Compose.MaxChars = cfg.Bot.MaxReplyChars
 	b, err := bot.New(client, db, a, botOptions(cfg), log, nil)
 	if err != nil {

@@ -1,0 +1,104 @@
+package knowledge
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestShippedModel checks the embedded model file: it reads, every weight
+// has its evidence's sign, and it round-trips.
+func TestShippedModel(t *testing.T) {
+	m := DefaultModel()
+	if m.FittedOn == "" || m.Method == "" {
+		t.Errorf("model does not say how it was fitted: %+v", m)
+	}
+	for _, f := range Features {
+		w := m.Weights[f]
+		if s := featureSign(f); s > 0 && w < 0 || s < 0 && w > 0 {
+			t.Errorf("weight %s = %v has the wrong sign", f, w)
+		}
+	}
+	var b bytes.Buffer
+	if err := m.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadModel(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Reply != m.Reply || back.Weights[fText] != m.Weights[fText] {
+		t.Errorf("round trip changed the model: %+v vs %+v", back, m)
+	}
+}
+
+func TestReadModelRejects(t *testing.T) {
+	for name, in := range map[string]string{
+		"unknown feature": `{"version":1,"weights":{"nope":1},"reply":0.9,"queue_floor":0.1}`,
+		"unknown key":     `{"version":1,"weights":{},"reply":0.9,"queue_floor":0.1,"x":1}`,
+		"version":         `{"version":2,"weights":{},"reply":0.9,"queue_floor":0.1}`,
+		"floor above":     `{"version":1,"weights":{},"reply":0.5,"queue_floor":0.6}`,
+		"not json":        `{`,
+	} {
+		if _, err := ReadModel(strings.NewReader(in)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestFitWeightsLearnsAndKeepsSigns(t *testing.T) {
+	// Relevant candidates carry a signature; the irrelevant ones carry
+	// flags more often, which would give flags a negative weight.
+	var ex []Example
+	for i := range 200 {
+		rel := i%4 == 0
+		ev := map[string]float64{}
+		if rel {
+			ev[fSignature] = 1
+		}
+		if !rel || i%8 == 0 {
+			ev[fFlags] = 1
+		}
+		ex = append(ex, Example{Evidence: ev, Relevant: rel})
+	}
+	w, _ := FitWeights(ex, 0.1, nil)
+	if w[fSignature] <= 1 {
+		t.Errorf("signature weight %v, want clearly positive", w[fSignature])
+	}
+	if w[fFlags] < 0 {
+		t.Errorf("flags weight %v: evidence for a match must not count against it", w[fFlags])
+	}
+	// With no data a feature stays at its prior.
+	w, _ = FitWeights(ex, 1, map[string]float64{fModel: 0.7})
+	if w[fModel] != 0.7 {
+		t.Errorf("model weight %v, want the prior 0.7 for a feature no candidate carries", w[fModel])
+	}
+}
+
+func TestFitCalibration(t *testing.T) {
+	var scores, margins []float64
+	var right []bool
+	for i := range 100 {
+		s := float64(i%10) - 5
+		scores = append(scores, s)
+		margins = append(margins, 0)
+		right = append(right, s > 0 && i%3 != 0)
+	}
+	c := FitCalibration(scores, margins, right, 0.01)
+	m := &Model{Calibration: c}
+	// A logistic fit with an intercept is calibrated in the large: its
+	// mean probability is the observed rate; and it rises with the score.
+	sum, n := 0.0, 0
+	for i, s := range scores {
+		sum += m.Probability(s, margins[i])
+		if right[i] {
+			n++
+		}
+	}
+	if mean, rate := sum/float64(len(scores)), float64(n)/float64(len(scores)); mean < rate-0.01 || mean > rate+0.01 {
+		t.Errorf("mean probability %.3f, observed rate %.3f", mean, rate)
+	}
+	if lo, hi := m.Probability(-4, 0), m.Probability(4, 0); lo >= hi || lo > 0.1 {
+		t.Errorf("calibration %+v: p(-4) = %.3f, p(4) = %.3f", c, lo, hi)
+	}
+}
