@@ -90,15 +90,22 @@ func dropReason(ans knowledge.Answer) string {
 // reply, or for an uncertain answer above the queue floor a draft citing
 // its strongest matches, for staff to judge.
 func (b *Bot) draftFor(ans knowledge.Answer) string {
+	return b.answerer.Draft(ans, b.opts.QueueFloor)
+}
+
+// Draft returns the text to post or queue for an answer: the engine's
+// reply, or for an uncertain answer at or above queueFloor a draft citing
+// its strongest matches, for staff to judge; "" when there is neither.
+func (a *Answerer) Draft(ans knowledge.Answer, queueFloor float64) string {
 	switch {
 	case ans.Decision == knowledge.DecisionReply:
 		return ans.Reply
-	case ans.Decision == knowledge.DecisionAbstain && ans.Confidence >= b.opts.QueueFloor && len(ans.Matches) > 0:
-		cited := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, 3, nil)
+	case ans.Decision == knowledge.DecisionAbstain && ans.Confidence >= queueFloor && len(ans.Matches) > 0:
+		cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, 3, nil)
 		if len(cited) == 0 {
 			return ""
 		}
-		return knowledge.Compose(&ans.Facts, cited, b.answerer.Engine.Compose)
+		return knowledge.Compose(&ans.Facts, cited, a.Engine.Compose)
 	}
 	return ""
 }

@@ -52,6 +52,7 @@ func FitWeights(ex []Example, l2 float64, prior map[string]float64) (weights map
 		for j := 0; j < d-1; j++ {
 			ridge[j] = l2
 		}
+		ridge[d-1] = biasRidge
 		w = newton(rows, ys, ridge, held, centre)
 		violated := false
 		for j, f := range Features {
@@ -87,6 +88,11 @@ func featureSign(f string) int {
 	return 1
 }
 
+// biasRidge is a token ridge on the intercept: it changes nothing a
+// sample can measure but keeps the fit finite when a feature is constant
+// (every entry of a pack-only knowledge base is curated).
+const biasRidge = 1e-3
+
 // FitCalibration fits the calibration of top matches, from their scores
 // and margins, to whether they were right. l2 is a small ridge on the
 // slopes.
@@ -99,7 +105,7 @@ func FitCalibration(scores, margins []float64, right []bool, l2 float64) Calibra
 			ys[i] = 1
 		}
 	}
-	w := newton(rows, ys, []float64{l2, l2, 0}, nil, nil)
+	w := newton(rows, ys, []float64{l2, l2, biasRidge}, nil, nil)
 	return Calibration{Slope: round3(w[0]), Margin: round3(w[1]), Intercept: round3(w[2])}
 }
 
@@ -158,16 +164,52 @@ func newton(rows [][]float64, ys []float64, ridge []float64, held []bool, centre
 		if step == nil {
 			break
 		}
+		// Backtrack until the penalised loss falls: a full Newton step
+		// from far away (probabilities near 0 or 1, a flat Hessian) can
+		// overshoot and diverge.
+		before := penalisedLoss(rows, ys, ridge, centre, w)
+		next := make([]float64, d)
+		for t := 1.0; t > 1e-6; t /= 2 {
+			for j := range w {
+				next[j] = w[j] - t*step[j]
+			}
+			if penalisedLoss(rows, ys, ridge, centre, next) <= before {
+				break
+			}
+		}
 		maxStep := 0.0
 		for j := range w {
-			w[j] -= step[j]
-			maxStep = math.Max(maxStep, math.Abs(step[j]))
+			maxStep = math.Max(maxStep, math.Abs(next[j]-w[j]))
+			w[j] = next[j]
 		}
 		if maxStep < 1e-9 {
 			break
 		}
 	}
 	return w
+}
+
+// penalisedLoss is the negative log likelihood of a logistic model plus
+// its ridge penalty.
+func penalisedLoss(rows [][]float64, ys, ridge, centre, w []float64) float64 {
+	loss := 0.0
+	for i, x := range rows {
+		z := 0.0
+		for j := range x {
+			z += w[j] * x[j]
+		}
+		// log(1+e^z) − y·z, computed without overflow.
+		if z > 0 {
+			loss += z + math.Log1p(math.Exp(-z)) - ys[i]*z
+		} else {
+			loss += math.Log1p(math.Exp(z)) - ys[i]*z
+		}
+	}
+	for j := range w {
+		d := w[j] - centre[j]
+		loss += ridge[j] * d * d / 2
+	}
+	return loss
 }
 
 // solve solves a·x = b by Gaussian elimination with partial pivoting; nil

@@ -43,24 +43,25 @@ type Match struct {
 // the outcome factor of earlier citations), so that a thousand noisy
 // tracker issues cannot crowd out the curated pack.
 const (
-	fText         = "text"          // BM25 relative to the best candidate, 0–1
-	fSignature    = "signature"     // similarity of masked error signatures, 0.45–1
-	fClass        = "class"         // same specific exception class, no signature
-	fSymptom      = "symptom"       // coverage of a described symptom's words
-	fFlags        = "flags"         // entry flags set (1 each) or mentioned (0.5), max 3
-	fTogether     = "together"      // the error and the command both point here
-	fTopic        = "topic"         // pack topic tags shared, max 2
-	fModel        = "model"         // same model family
-	fVersionIn    = "version_in"    // the post's version is in the affected range
-	fPlatformHit  = "platform_hit"  // entry is for the post's platform
-	fPlatformNear = "platform_near" // a CUDA entry on ROCm
-	fPlatformMiss = "platform_miss" // entry is for another platform
-	fVersionOut   = "version_out"   // the post's version is outside the affected range
-	fFixed        = "fixed"         // the post runs a release with the fix
-	fFlagsRare    = "flags_rare"    // the flags set, each by 1/(candidates that match it too)
-	fTitle        = "title"         // share of the entry title's words in the post
-	fCurated      = "curated"       // written by people (a pack, a solved topic)
-	fDocs         = "docs"          // a documentation page
+	fText         = "text"           // BM25 relative to the best candidate, 0–1
+	fSignature    = "signature"      // similarity of masked error signatures, 0.45–1
+	fClass        = "class"          // same specific exception class, no signature
+	fSymptom      = "symptom"        // coverage of a described symptom's words
+	fFlags        = "flags"          // entry flags set (1 each) or mentioned (0.5), max 3
+	fTogether     = "together"       // the error and the command both point here
+	fTopic        = "topic"          // pack topic tags shared, max 2
+	fModel        = "model"          // same model family
+	fVersionIn    = "version_in"     // the post's version is in the affected range
+	fPlatformHit  = "platform_hit"   // entry is for the post's platform
+	fPlatformNear = "platform_near"  // a CUDA entry on ROCm
+	fPlatformMiss = "platform_miss"  // entry is for another platform
+	fVersionOut   = "version_out"    // the post's version is outside the affected range
+	fFixed        = "fixed"          // the post runs a release with the fix
+	fFlagsRare    = "flags_rare"     // the flags set, each by 1/(candidates that match it too)
+	fSigRare      = "signature_rare" // signature similarity / candidates whose symptoms match the error too
+	fTitle        = "title"          // share of the entry title's words in the post
+	fCurated      = "curated"        // written by people (a pack, a solved topic)
+	fDocs         = "docs"           // a documentation page
 )
 
 // negativeFeatures are evidence against a match; they are not scaled by
@@ -69,7 +70,7 @@ var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true,
 
 // Features lists every feature name in a fixed order.
 var Features = []string{fText, fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fCurated, fDocs, fFlagsRare}
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fCurated, fDocs, fFlagsRare, fSigRare}
 
 const (
 	signatureMin = 0.45 // below this, two messages are not the same error
@@ -120,17 +121,28 @@ func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model
 			matching[fl]++
 		}
 	}
+	// Likewise an error message that many entries describe (CUDA out of
+	// memory) says less than one only this entry describes.
+	sigMatching := 0
+	for _, m := range out {
+		if m.Evidence[fSignature] > 0 {
+			sigMatching++
+		}
+	}
 	for i, hit := range flagsHit {
+		prior := out[i].Entry.Prior
+		if prior <= 0 {
+			prior = 1
+		}
 		rare := 0.0
 		for _, fl := range hit {
 			rare += 1 / float64(matching[fl])
 		}
 		if rare > 0 {
-			prior := out[i].Entry.Prior
-			if prior <= 0 {
-				prior = 1
-			}
 			out[i].Evidence[fFlagsRare] = rare * prior
+		}
+		if sig := out[i].Evidence[fSignature]; sig > 0 {
+			out[i].Evidence[fSigRare] = sig / float64(sigMatching)
 		}
 	}
 	return model.Rescore(out)

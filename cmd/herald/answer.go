@@ -65,10 +65,12 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
-	return writeMarkdown(stdout, ans)
+	return writeMarkdown(stdout, ans, a)
 }
 
-func writeMarkdown(w io.Writer, ans knowledge.Answer) error {
+// writeMarkdown prints the reply, or why there is none and the draft staff
+// would find in the approval queue.
+func writeMarkdown(w io.Writer, ans knowledge.Answer, a *bot.Answerer) error {
 	switch ans.Decision {
 	case knowledge.DecisionReply:
 		_, err := io.WriteString(w, ans.Reply)
@@ -76,10 +78,17 @@ func writeMarkdown(w io.Writer, ans knowledge.Answer) error {
 	case knowledge.DecisionIgnore:
 		_, err := fmt.Fprintln(w, "<!-- herald: ignore — this does not look like a support question; no reply -->")
 		return err
-	default:
-		_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.2f is below the reply threshold; no reply -->\n", ans.Confidence)
+	}
+	m := a.Model()
+	draft := a.Draft(ans, m.QueueFloor)
+	if draft == "" {
+		_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f and the queue floor %.3f; no reply, no draft -->\n",
+			ans.Confidence, a.Engine.Thresholds.Reply, m.QueueFloor)
 		return err
 	}
+	_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f, so nothing is posted; staff would find this draft in the approval queue -->\n\n%s",
+		ans.Confidence, a.Engine.Thresholds.Reply, draft)
+	return err
 }
 
 // openKB opens the knowledge base at path, or, with no path, a temporary
