@@ -183,6 +183,15 @@ func TestAnswerGolden(t *testing.T) {
 					t.Errorf("cited %v, want %s among them; top matches: %s", ans.Cited, id, topIDs(ans))
 				}
 			}
+			var cited []knowledge.Match
+			for _, m := range ans.Matches {
+				if slices.Contains(ans.Cited, m.ID) {
+					cited = append(cited, m)
+				}
+			}
+			for _, p := range knowledge.ReplyProblems(ans.Reply, knowledge.CitedURLs(cited)) {
+				t.Errorf("reply is not inert: %s", p)
+			}
 			if want.ranked != "" && !slices.ContainsFunc(ans.Matches[:min(3, len(ans.Matches))], func(m knowledge.Match) bool { return m.ID == want.ranked }) {
 				t.Errorf("%s not among the top three matches: %s", want.ranked, topIDs(ans))
 			}
@@ -230,7 +239,7 @@ func TestSeedPost(t *testing.T) {
 	if n < 2 || len(ans.Cited) == 0 || !slices.Contains(seedSources, ans.Cited[0]) {
 		t.Errorf("reply cites %v: %d of the four expected sources, want at least 2, the first among them", ans.Cited, n)
 	}
-	for _, s := range []string{"1.6 GiB (0.1 × 15.98 GiB)", "15.09 GiB", "**Sources:**", "`@herald`", "0.29.0"} {
+	for _, s := range []string{"1.6 GiB (0.1 × 15.98 GiB)", "15.09 GiB", "**Likely cause**", "`@herald`", "0.29.0"} {
 		if !strings.Contains(ans.Reply, s) {
 			t.Errorf("reply lacks %q:\n%s", s, ans.Reply)
 		}

@@ -90,7 +90,7 @@ func TestAutoModeAnswersOnceWithSources(t *testing.T) {
 	if len(oom) != 1 {
 		t.Fatalf("bot posts in the OOM topic = %d, want 1", len(oom))
 	}
-	for _, want := range []string{"**Sources:**", "github.com/vllm-project/vllm/issues/51396", "1.6 GiB", "<!-- herald:reply:"} {
+	for _, want := range []string{"**Likely cause**", "github.com/vllm-project/vllm/issues/51396", "1.6 GiB", "<!-- herald:reply:"} {
 		if !strings.Contains(oom[0].Raw, want) {
 			t.Errorf("reply lacks %q", want)
 		}
@@ -125,7 +125,7 @@ func TestShadowModePostsNothing(t *testing.T) {
 		t.Fatalf("shadow decisions = %d, %v", len(list), err)
 	}
 	var r Reply
-	if err := json.Unmarshal(list[len(list)-1].Payload, &r); err != nil || !strings.Contains(r.Draft, "Sources") {
+	if err := json.Unmarshal(list[len(list)-1].Payload, &r); err != nil || !strings.Contains(r.Draft, "**Likely cause**") {
 		t.Errorf("shadow draft not logged: %v %q", err, r.Draft)
 	}
 }
@@ -199,7 +199,7 @@ func TestMentionFollowUpInALongThread(t *testing.T) {
 	}
 	// It does not repeat the first reply's sources.
 	for _, m := range linkRE.FindAllStringSubmatch(first[0].Raw, -1) {
-		if strings.Contains(follow.Raw, "("+m[1]+")") && strings.Contains(follow.Raw, "**Sources:**") {
+		if strings.Contains(follow.Raw, "("+m[1]+")") {
 			t.Errorf("follow-up repeats %s", m[1])
 		}
 	}

@@ -6,52 +6,86 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ComposeOptions shape a reply.
 type ComposeOptions struct {
 	// BotName is the bot's forum username, named in the follow-up hint.
 	BotName string
-	// MaxChars bounds the reply; sections are dropped from the end to fit.
+	// MaxChars is the hard cap of a reply; the parts after the diagnosis
+	// are shortened, then dropped, to fit.
 	MaxChars int
 }
 
-// DefaultMaxReplyChars keeps replies readable and well under Discourse's
-// 32,000-character post limit.
-const DefaultMaxReplyChars = 5000
+// DefaultMaxReplyChars is the hard cap of a reply. Replies are written to
+// run under about 1,200 characters (a diagnosis, the numbers, three things
+// to try, the other sources); the cap is for the rare post whose figures
+// and sources run long.
+const DefaultMaxReplyChars = 1600
 
-// Compose writes the Markdown reply for a post: a diagnosis, numbers worked
-// from the post's own facts, the known issues that fit and why, what to
-// try, the Sources (links of cited entries only) and the follow-up hint.
-// It is deterministic: the same facts and matches give the same bytes.
+// maxAdvice bounds "What to try".
+const maxAdvice = 3
+
+// Compose writes the Markdown reply for a post: what Herald sees and the
+// likely cause in plain words first (linking the best source), the
+// numbers worked from the post's own figures, what to try, the other
+// sources (each source is linked once), and the follow-up hint. Internal
+// scoring (match percentages, reasons, topic tags) stays on the admin
+// page. Every string that did not come from Herald's templates or a
+// curated pack is made inert (see inert and code). It is deterministic:
+// the same facts and matches give the same bytes.
 func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxReplyChars
 	}
-	bot := opts.BotName
-	var sections []string
-	sections = append(sections, diagnosis(f, cited))
-	if n := workedNumbers(f, cited); n != "" {
-		sections = append(sections, n)
+	head := diagnosis(f, cited)
+	numbers := workedNumbers(f, cited)
+	advice := adviceFor(f, cited)
+	others := cited
+	if len(others) > 0 {
+		others = others[1:]
 	}
-	sections = append(sections, knownIssues(cited))
-	if t := whatToTry(f, cited); t != "" {
-		sections = append(sections, t)
-	}
-	sources := sourcesList(cited)
-	footer := Footer(bot)
-
-	// Fit the budget: drop optional sections from the end, never the
-	// diagnosis, the sources or the footer.
-	for {
-		out := strings.Join(sections, "\n\n") + "\n\n" + sources + "\n\n" + footer + "\n"
-		if len(out) <= opts.MaxChars || len(sections) <= 1 {
-			if len(out) > opts.MaxChars {
-				out = truncate(out, opts.MaxChars-len("…"))
-			}
-			return out
+	footer := Footer(opts.BotName)
+	render := func(numbers string, advice []string, others []Match) string {
+		parts := []string{head}
+		if numbers != "" {
+			parts = append(parts, numbers)
 		}
-		sections = sections[:len(sections)-1]
+		if len(advice) > 0 {
+			var b strings.Builder
+			b.WriteString("**What to try:**")
+			for i, a := range advice {
+				fmt.Fprintf(&b, "\n%d. %s", i+1, a)
+			}
+			parts = append(parts, b.String())
+		}
+		if len(others) > 0 {
+			links := make([]string, len(others))
+			for i, m := range others {
+				links[i] = entryLink(m.Entry, true)
+			}
+			parts = append(parts, "**See also:** "+strings.Join(links, " · "))
+		}
+		return strings.Join(parts, "\n\n") + "\n\n" + footer + "\n"
+	}
+	// Fit the cap: drop other sources, then the numbers, then advice;
+	// never the diagnosis or the footer.
+	for {
+		out := render(numbers, advice, others)
+		switch {
+		case len(out) <= opts.MaxChars:
+			return out
+		case len(others) > 0:
+			others = others[:len(others)-1]
+		case numbers != "":
+			numbers = ""
+		case len(advice) > 0:
+			advice = advice[:len(advice)-1]
+		default:
+			return truncate(out, opts.MaxChars-len("…"))
+		}
 	}
 }
 
@@ -62,7 +96,7 @@ func Footer(botName string) string {
 	if bot == "" {
 		bot = "herald"
 	}
-	return fmt.Sprintf("---\n<sub>I'm Herald, an automated helper, and I can be wrong. Reply here mentioning `@%s` for a follow-up, e.g. with the full log or what you tried.</sub>", bot)
+	return fmt.Sprintf("---\n<sub>I'm Herald, an automated helper, and I can be wrong. Reply mentioning `@%s` for a follow-up, e.g. with the full log or what you tried.</sub>", bot)
 }
 
 // LinkText escapes untrusted text for the inside of a Markdown link.
@@ -71,6 +105,11 @@ func LinkText(s string) string { return linkText(s) }
 // Code renders untrusted text as one safe inline code span (see code).
 func Code(s string) string { return code(s) }
 
+// Inert makes untrusted text safe for a reply's prose (see inert).
+func Inert(s string) string { return inert(s) }
+
+// diagnosis says in one or two sentences what Herald sees and the likely
+// cause, linking the best source.
 func diagnosis(f *Facts, cited []Match) string {
 	var b strings.Builder
 	subject := "Your setup"
@@ -81,37 +120,79 @@ func diagnosis(f *Facts, cited []Match) string {
 		}
 		subject = code(what)
 		if len(f.Models) > 0 {
-			subject += " of " + code(f.Models[0])
+			subject += " with " + code(f.Models[0])
 		}
 	} else if len(f.Models) > 0 {
-		subject = code(f.Models[0])
+		subject = "Serving " + code(f.Models[0])
 	}
+	b.WriteString(subject)
 	var env []string
-	if f.Platform != "" {
-		env = append(env, platformName(f.Platform))
-	}
 	if v := f.Versions["vllm"]; v != "" {
 		env = append(env, "vLLM "+code(v))
 	}
-	if len(f.GPUs) > 0 && f.GPUs[0].MemoryGiB > 0 {
-		env = append(env, fmt.Sprintf("%s GiB of GPU memory", fmtNum(f.GPUs[0].MemoryGiB)))
+	if f.Platform != "" {
+		env = append(env, platformName(f.Platform))
 	}
-	b.WriteString("**What I see:** ")
-	b.WriteString(subject)
 	if len(env) > 0 {
-		b.WriteString(" on " + strings.Join(env, ", "))
+		b.WriteString(" (" + strings.Join(env, ", ") + ")")
 	}
 	if len(f.Errors) > 0 {
-		b.WriteString(" fails with " + code(f.Errors[0].Type))
+		b.WriteString(" " + errorPhrase(f.Errors[0]) + ".")
 	} else {
-		b.WriteString(" does not behave as expected")
+		b.WriteString(" does not behave as expected.")
 	}
-	b.WriteString(".")
 	if len(cited) > 0 {
 		top := cited[0].Entry
-		fmt.Fprintf(&b, " The closest known match is %s: %s", entryLink(top), safeProse(top.Summary))
+		cause := entryProse(top, top.Summary, 1)
+		if cause == "" {
+			cause = "a known report with the same symptoms."
+		}
+		fmt.Fprintf(&b, " **Likely cause** (%s): %s", entryLink(top, false), cause)
 	}
 	return b.String()
+}
+
+// entryProse returns up to n sentences of an entry's text for a reply:
+// a curated pack's own Markdown as written (mentions and HTML
+// neutralised), anything else made inert.
+func entryProse(e Entry, text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	var sentences []string
+	for i := 0; i < n && text != ""; i++ {
+		s := firstSentence(text)
+		sentences = append(sentences, s)
+		text = strings.TrimSpace(text[len(s):])
+	}
+	out := strings.Join(sentences, " ")
+	if e.Trusted() {
+		return safeProse(truncate(out, 420))
+	}
+	return inert(truncate(out, 300))
+}
+
+// errorPhrase says how a post fails in words: the exception class Python
+// printed, or, for an error printed without one, what kind it is (never
+// Herald's internal category names).
+func errorPhrase(e ErrorInfo) string {
+	switch e.Type {
+	case "nccl-timeout":
+		return "times out in an NCCL collective"
+	case "nccl-error":
+		return "fails with an NCCL error"
+	case "cuda-error":
+		return "fails with a CUDA error"
+	case "hip-error":
+		return "fails with a HIP error"
+	case "signal":
+		return "crashes (" + code(e.Message) + ")"
+	case "panic", "rust-panic":
+		return "panics"
+	case "command-not-found":
+		return "cannot find the command " + code(e.Message)
+	case "fatal-python-error":
+		return "dies with a fatal Python error"
+	}
+	return "fails with " + code(e.Type)
 }
 
 func mainCommand(f *Facts) *Command {
@@ -127,9 +208,9 @@ func mainCommand(f *Facts) *Command {
 func platformName(p string) string {
 	switch p {
 	case "rocm":
-		return "ROCm (AMD)"
+		return "AMD ROCm"
 	case "cuda":
-		return "CUDA (NVIDIA)"
+		return "NVIDIA CUDA"
 	case "cpu":
 		return "CPU"
 	case "tpu":
@@ -159,33 +240,24 @@ func workedNumbers(f *Facts, cited []Match) string {
 		}
 	}
 	if total, ok := oom["oom_total_gib"]; ok {
+		alloc, hasAlloc := oom["oom_allocated_gib"]
 		if util > 0 {
 			budget := util * total
-			line := fmt.Sprintf("`--gpu-memory-utilization %s` gives this instance a budget of about %s GiB (%s × %s GiB).",
+			line := fmt.Sprintf("`--gpu-memory-utilization %s` budgets about %s GiB (%s × %s GiB) for this instance",
 				fmtNum(util), fmtNum(budget), fmtNum(util), fmtNum(total))
-			if alloc, ok := oom["oom_allocated_gib"]; ok {
-				line += fmt.Sprintf(" PyTorch already held %s GiB when the allocation failed, %s× that budget,", fmtNum(alloc), fmtNum(alloc/budget))
-				line += " so the setting is a target for vLLM's own planning, not a cap that stops other allocations."
+			if hasAlloc {
+				line += fmt.Sprintf(", yet PyTorch held %s GiB: the setting guides vLLM's planning, it does not cap memory.", fmtNum(alloc))
+			} else {
+				line += "."
 			}
 			lines = append(lines, line)
-			if util < 0.5 {
-				lines = append(lines, "A budget this small leaves little or no room for the weights that stay on the GPU, activations and the KV cache; lowering it does not make a model fit.")
-			}
 		}
 		if tried, ok := oom["oom_tried_gib"]; ok {
-			free := oom["oom_free_gib"]
-			lines = append(lines, fmt.Sprintf("The failing request was %s GiB with %s GiB free on a %s GiB device.", fmtNum(tried), fmtNum(free), fmtNum(total)))
+			lines = append(lines, fmt.Sprintf("The failing request was %s GiB with %s GiB free.", fmtNum(tried), fmtNum(oom["oom_free_gib"])))
 		}
 		if off, ok := f.Flag("--cpu-offload-gb"); ok {
-			if gb, err := strconv.ParseFloat(off, 64); err == nil {
-				if alloc, ok := oom["oom_allocated_gib"]; ok && gb >= alloc {
-					line := fmt.Sprintf("With `--cpu-offload-gb %s` most of the weights should live in CPU RAM, yet %s GiB sat on the GPU: either offload did not take effect", off, fmtNum(alloc))
-					if citedHasTag(cited, "regression") {
-						line += " (see the known issue below)"
-					}
-					line += ", or the memory went to what offload does not cover (activations, KV cache, CUDA graphs)."
-					lines = append(lines, line)
-				}
+			if gb, err := strconv.ParseFloat(off, 64); err == nil && hasAlloc && gb >= alloc {
+				lines = append(lines, fmt.Sprintf("With `--cpu-offload-gb %s`, %s GiB still sat on the GPU: offload did not take effect, or the memory went to activations, the KV cache or CUDA graphs.", fmtNum(gb), fmtNum(alloc)))
 			}
 		}
 	}
@@ -208,82 +280,92 @@ func citedHasTag(cited []Match, tag string) bool {
 	return false
 }
 
-func knownIssues(cited []Match) string {
-	if len(cited) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("**Known issues and docs that fit:**")
-	for i, m := range cited {
-		e := m.Entry
-		fmt.Fprintf(&b, "\n- %s", entryLink(e))
-		if e.State != "" && e.Kind == KindIssue {
-			fmt.Fprintf(&b, " (%s)", safeProse(e.State))
-		}
-		// The first entry's summary is already in the diagnosis.
-		if s := firstSentence(e.Summary); s != "" && i > 0 {
-			b.WriteString(": " + safeProse(s))
-		}
-		if len(m.Reasons) > 0 {
-			var rs []string
-			for i, r := range m.Reasons {
-				if i == 3 {
-					break
-				}
-				rs = append(rs, safeProse(r))
-			}
-			fmt.Fprintf(&b, " _Why: %s._", strings.Join(rs, "; "))
-		}
-	}
-	return b.String()
-}
-
-func whatToTry(f *Facts, cited []Match) string {
+// adviceFor collects what to try from the cited entries, best entry
+// first: deduplicated, without advice that does not apply to the post's
+// version or platform (see adviceApplies), at most maxAdvice items.
+func adviceFor(f *Facts, cited []Match) []string {
 	var items []string
 	seen := map[string]bool{}
 	for _, m := range cited {
 		for _, a := range m.Entry.Advice {
-			a = strings.TrimSpace(a)
-			key := strings.ToLower(a)
-			if a == "" || seen[key] {
+			cond, text := splitAdviceCondition(strings.TrimSpace(a))
+			key := strings.ToLower(strings.Join(strings.Fields(text), " "))
+			if text == "" || seen[key] || !adviceApplies(f, cond, text) {
 				continue
 			}
-			// Advice about a fix the poster already has is noise.
 			seen[key] = true
-			items = append(items, safeProse(a))
+			if m.Entry.Trusted() {
+				items = append(items, safeProse(text))
+			} else {
+				items = append(items, inert(truncate(text, 200)))
+			}
+			if len(items) == maxAdvice {
+				return items
+			}
 		}
 	}
-	if len(items) == 0 {
-		return ""
-	}
-	if len(items) > 6 {
-		items = items[:6]
-	}
-	var b strings.Builder
-	b.WriteString("**What to try:**")
-	for i, it := range items {
-		fmt.Fprintf(&b, "\n%d. %s", i+1, it)
-	}
-	return b.String()
+	return items
 }
 
-func sourcesList(cited []Match) string {
-	var b strings.Builder
-	b.WriteString("**Sources:**")
-	for _, m := range cited {
-		if checkURL(m.Entry.URL) != nil {
-			continue
+// adviceCondRE matches the condition a pack may put before an advice
+// line: "{vllm <0.29.0} ...", "{platform rocm} ...", "{vllm >=0.10, <0.12;
+// platform cuda} ...".
+var adviceCondRE = regexp.MustCompile(`^\{([^{}]{1,120})\}\s*`)
+
+func splitAdviceCondition(a string) (cond, text string) {
+	if m := adviceCondRE.FindStringSubmatch(a); m != nil {
+		return m[1], strings.TrimSpace(a[len(m[0]):])
+	}
+	return "", a
+}
+
+// upgradeRE finds the release an upgrade advice names: "Upgrade to vLLM
+// 0.29.0", "use 0.8.5 or newer".
+var upgradeRE = regexp.MustCompile(`(?i)\b(?:upgrade to|update to|use|install)\s+(?:vllm\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|\bv?(\d+\.\d+(?:\.\d+)?)\s+or\s+(?:newer|later)\b`)
+
+// adviceApplies reports whether advice fits the post: its condition holds
+// (a version range of vLLM, a platform; a fact the post does not state
+// satisfies any condition), and it does not tell the poster to upgrade to
+// a release they already run.
+func adviceApplies(f *Facts, cond, text string) bool {
+	var ver *Version
+	if v, err := ParseVersion(f.Versions["vllm"]); err == nil && f.Versions["vllm"] != "" {
+		ver = &v
+	}
+	for _, part := range strings.Split(cond, ";") {
+		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
+		val = strings.TrimSpace(val)
+		switch key {
+		case "vllm":
+			if r, err := ParseRange(val); err == nil && ver != nil && !r.Contains(*ver) {
+				return false
+			}
+		case "platform":
+			if f.Platform != "" && !contains(strings.Split(strings.ReplaceAll(val, " ", ""), ","), f.Platform) {
+				return false
+			}
 		}
-		fmt.Fprintf(&b, "\n- [%s](%s)", linkText(m.Entry.Title), m.Entry.URL)
 	}
-	return b.String()
+	if m := upgradeRE.FindStringSubmatch(text); m != nil && ver != nil {
+		if to, err := ParseVersion(m[1] + m[2]); err == nil && ver.Compare(to) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
-func entryLink(e Entry) string {
+// entryLink links an entry by its short reference (#123, or a docs
+// page's title), with the title of an issue when long is set; an entry
+// whose URL is not absolute http(s) is named without a link.
+func entryLink(e Entry, long bool) string {
+	text := e.ShortRef()
+	if long && text != e.Title {
+		text += ": " + truncate(e.Title, 70)
+	}
 	if checkURL(e.URL) != nil {
-		return linkText(e.ShortRef())
+		return linkText(text)
 	}
-	return fmt.Sprintf("[%s](%s)", linkText(e.ShortRef()), e.URL)
+	return fmt.Sprintf("[%s](%s)", linkText(text), e.URL)
 }
 
 var sentenceEndRE = regexp.MustCompile(`[.!?](\s|$)`)
@@ -333,13 +415,57 @@ func safeProse(s string) string {
 	return s
 }
 
-// linkText escapes text for the inside of [...]: brackets, backslashes,
-// emphasis and HTML are neutralised.
-func linkText(s string) string {
+// linkText makes text inert for the inside of [...].
+func linkText(s string) string { return inert(truncate(strings.Join(strings.Fields(s), " "), 160)) }
+
+// inertEscaper backslash-escapes every ASCII punctuation character that
+// CommonMark or Discourse's BBCode give a meaning: no emphasis, link,
+// image, raw HTML, entity (&#64;), table, heading or [img]/[quote] tag
+// survives.
+var inertEscaper = func() *strings.Replacer {
+	var pairs []string
+	for _, c := range "\\`*_{}[]()<>#+-.!|~&=:^\"'" {
+		pairs = append(pairs, string(c), "\\"+string(c))
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// textScannerRE finds what Discourse recognises in plain text after
+// Markdown is parsed, whatever the escapes: @mentions (of any script),
+// #hashtags, :emoji: shortcodes and bare links.
+var textScannerRE = regexp.MustCompile(`[@#＠﹫]|:\S|(?i)(?:https?|ftp|mailto|file|www)\b|\.(\pL)`)
+
+// inert makes untrusted text (from a poster, an imported issue or docs
+// page, a learned or taught entry) safe to place in a reply's prose or
+// link text: control, bidi and zero-width characters removed, whitespace
+// collapsed, Markdown punctuation escaped, and a zero-width space put
+// after every @, #, ":" before a word, and inside URL-looking text, so that
+// Discourse's mention, hashtag, emoji and link scanners find nothing. It
+// never lengthens text by more than twice plus a few zero-width spaces.
+func inert(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t' || r == '\r':
+			return ' '
+		case r < 0x20 || r == 0x7f || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r):
+			return -1 // control, format (bidi, zero-width) and private-use
+		}
+		return r
+	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	s = truncate(s, 160)
-	r := strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`, `*`, `\*`, `_`, `\_`, "`", "\\`", `<`, `&lt;`, `>`, `&gt;`)
-	return safeProse(r.Replace(s))
+	var b strings.Builder
+	last := 0
+	for _, loc := range textScannerRE.FindAllStringIndex(s, -1) {
+		b.WriteString(inertEscaper.Replace(s[last:loc[0]]))
+		// Break the token after its first rune: "@\u200bname",
+		// "http\u200bs://", ".\u200bcom".
+		_, size := utf8.DecodeRuneInString(s[loc[0]:])
+		b.WriteString(inertEscaper.Replace(s[loc[0] : loc[0]+size]))
+		b.WriteString("\u200b")
+		last = loc[0] + size
+	}
+	b.WriteString(inertEscaper.Replace(s[last:]))
+	return b.String()
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}$`)

@@ -20,9 +20,12 @@ func TestComposeNeutralisesHostileText(t *testing.T) {
 	}
 	bad := Match{Entry: Entry{ID: "o/r#2", URL: "javascript:alert(1)", Title: "bad link"}}
 	reply := Compose(&f, []Match{m, bad}, ComposeOptions{BotName: "herald"})
-	checkReplySafe(t, reply)
-	if !strings.Contains(reply, "**Sources:**\n- [") || !strings.Contains(reply, "`@herald`") {
-		t.Errorf("reply lacks Sources or the follow-up hint:\n%s", reply)
+	checkReplySafe(t, reply, m, bad)
+	if !strings.Contains(reply, "**Likely cause** ([") || !strings.Contains(reply, "(https://github.com/o/r/issues/1)") || !strings.Contains(reply, "`@herald`") {
+		t.Errorf("reply lacks the cause with its link or the follow-up hint:\n%s", reply)
+	}
+	if strings.Contains(reply, "javascript:") {
+		t.Errorf("reply links a javascript: URL:\n%s", reply)
 	}
 }
 

@@ -50,6 +50,12 @@ type Entry struct {
 	UpdatedAt time.Time `yaml:"-" json:"updated_at"`
 }
 
+// Trusted reports whether the entry's text may go into a reply as its
+// own Markdown: only a curated pack's, which people reviewed before it
+// shipped. Imported issues and docs, learned and taught topics are quoted
+// inert.
+func (e *Entry) Trusted() bool { return strings.HasPrefix(e.Source, "pack:") }
+
 // Curated reports whether the entry was written by people (a pack or a
 // staff-approved topic) rather than imported in bulk.
 func (e *Entry) Curated() bool {

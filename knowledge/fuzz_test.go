@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 func addPostSeeds(f *testing.F) {
@@ -131,59 +128,12 @@ func FuzzParseVersion(f *testing.F) {
 	})
 }
 
-// checkReplySafe parses a reply as Markdown and asserts it cannot ping
-// anyone (no @name in text outside code), inject HTML (no raw HTML but the
-// footer's <sub>) or link anywhere but http(s).
-func checkReplySafe(t *testing.T, reply string) {
+// checkReplySafe fails on anything in a reply that could act on the
+// forum (see ReplyProblems); links may only go to cited entries.
+func checkReplySafe(t *testing.T, reply string, cited ...Match) {
 	t.Helper()
-	src := []byte(reply)
-	root := markdown.Parser().Parse(text.NewReader(src))
-	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch n := n.(type) {
-		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
-			return ast.WalkSkipChildren, nil
-		case *ast.Text:
-			v := string(n.Segment.Value(src))
-			for i := strings.Index(v, "@"); i >= 0 && i+1 < len(v); i = nextAt(v, i) {
-				if isWordByte(lower(v[i+1])) {
-					t.Errorf("live @mention in %q", v)
-					break
-				}
-			}
-		case *ast.RawHTML:
-			for j := 0; j < n.Segments.Len(); j++ {
-				seg := n.Segments.At(j)
-				if tag := strings.ToLower(string(seg.Value(src))); tag != "<sub>" && tag != "</sub>" {
-					t.Errorf("raw HTML %q in reply", tag)
-				}
-			}
-		case *ast.HTMLBlock:
-			t.Errorf("HTML block in reply")
-		case *ast.Link:
-			if d := string(n.Destination); !strings.HasPrefix(d, "https://") && !strings.HasPrefix(d, "http://") {
-				t.Errorf("link to %q", d)
-			}
-		case *ast.AutoLink, *ast.Image:
-			t.Errorf("unexpected %T in reply", n)
-		}
-		return ast.WalkContinue, nil
-	})
+	for _, p := range ReplyProblems(reply, CitedURLs(cited)) {
+		t.Errorf("reply is not inert: %s\n%s", p, reply)
+	}
 }
 
-func nextAt(s string, i int) int {
-	j := strings.Index(s[i+1:], "@")
-	if j < 0 {
-		return -1
-	}
-	return i + 1 + j
-}
-
-func lower(b byte) byte {
-	if b >= 'A' && b <= 'Z' {
-		return b + 32
-	}
-	return b
-}

@@ -187,6 +187,9 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			*targetWrong, *useful, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
 		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
 	}
+	if n, med, most, unsafe := draftLengths(a, preds); n > 0 {
+		fmt.Fprintf(stdout, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", n, med, most, unsafe)
+	}
 	fmt.Fprintln(stdout, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
 	for _, b := range rel {
 		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
@@ -494,4 +497,27 @@ func peakRSSMB() float64 {
 		}
 	}
 	return 0
+}
+
+// draftLengths composes the reply or draft each prediction would get and
+// reports how many there are, their median and longest length, and how
+// many ReplyProblems finds anything in.
+func draftLengths(a *bot.Answerer, preds []bench.Prediction) (n, median, longest, unsafe int) {
+	var lens []int
+	for _, p := range preds {
+		cited := knowledge.Citations(p.Matches, a.Engine.Thresholds, a.Engine.Thresholds.MaxCitations, nil)
+		if len(cited) == 0 {
+			continue
+		}
+		r := knowledge.Compose(&p.Facts, cited, a.Engine.Compose)
+		lens = append(lens, len(r))
+		if len(knowledge.ReplyProblems(r, knowledge.CitedURLs(cited))) > 0 {
+			unsafe++
+		}
+	}
+	if len(lens) == 0 {
+		return 0, 0, 0, 0
+	}
+	slices.Sort(lens)
+	return len(lens), lens[len(lens)/2], lens[len(lens)-1], unsafe
 }
