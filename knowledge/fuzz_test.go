@@ -136,4 +136,3 @@ func checkReplySafe(t *testing.T, reply string, cited ...Match) {
 		t.Errorf("reply is not inert: %s\n%s", p, reply)
 	}
 }
-
