@@ -455,14 +455,22 @@ func inert(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	var b strings.Builder
 	last := 0
-	for _, loc := range textScannerRE.FindAllStringIndex(s, -1) {
-		b.WriteString(inertEscaper.Replace(s[last:loc[0]]))
+	// Search again from just after each break, so that overlapping tokens
+	// ("::00:") are broken too; every search starts further on, so the
+	// work stays linear.
+	for last < len(s) {
+		loc := textScannerRE.FindStringIndex(s[last:])
+		if loc == nil {
+			break
+		}
+		at := last + loc[0]
+		b.WriteString(inertEscaper.Replace(s[last:at]))
 		// Break the token after its first rune: "@\u200bname",
-		// "http\u200bs://", ".\u200bcom".
-		_, size := utf8.DecodeRuneInString(s[loc[0]:])
-		b.WriteString(inertEscaper.Replace(s[loc[0] : loc[0]+size]))
+		// "h\u200bttps://", ".\u200bcom".
+		_, size := utf8.DecodeRuneInString(s[at:])
+		b.WriteString(inertEscaper.Replace(s[at : at+size]))
 		b.WriteString("\u200b")
-		last = loc[0] + size
+		last = at + size
 	}
 	b.WriteString(inertEscaper.Replace(s[last:]))
 	return b.String()
