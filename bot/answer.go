@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -16,7 +17,10 @@ import (
 // @mention, sweep) takes to produce a reply.
 //
 // The index is built when the Answerer is made; call Reload after the
-// knowledge base changes. An Answerer is safe for concurrent use.
+// knowledge base changes. An Answerer is safe for concurrent use: Answer
+// reads one immutable snapshot of the schema, index and priors, and
+// Reload builds a new one and swaps it in whole. Engine and the candidate
+// bounds are settings, set before the Answerer is shared.
 type Answerer struct {
 	DB     *store.DB
 	Engine knowledge.Engine
@@ -24,11 +28,22 @@ type Answerer struct {
 	// many curated entries are added beyond them.
 	Candidates, Curated int
 
-	index *knowledge.Index
-	cache *entryCache
+	snap atomic.Pointer[snapshot]
+}
+
+// snapshot is what Reload reads from the store; it is never modified
+// after it is published.
+type snapshot struct {
+	schema *knowledge.Schema
+	index  *knowledge.Index
+	cache  *entryCache // safe for concurrent use
 	// priors are outcome multipliers of entries' priors, by entry id.
 	priors map[string]float64
 }
+
+// Schema returns the program schemas and vocabulary the Answerer reads
+// posts with.
+func (a *Answerer) Schema() *knowledge.Schema { return a.snap.Load().schema }
 
 // entryCacheSize bounds the decoded entries kept between posts.
 const entryCacheSize = 4096
@@ -92,24 +107,22 @@ func (a *Answerer) Reload(ctx context.Context) error {
 	for id, o := range outcomes {
 		priors[id] = o.PriorFactor()
 	}
-	a.Engine.Schema = schema
-	a.index = b.Build()
-	a.cache = newEntryCache(entryCacheSize)
-	a.priors = priors
+	a.snap.Store(&snapshot{schema: schema, index: b.Build(), cache: newEntryCache(entryCacheSize), priors: priors})
 	return nil
 }
 
 // Answer answers one post. A truncated post is still answered from the
 // facts that were read; the truncation shows in Answer.Facts.Truncated.
 func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answer, error) {
-	f, err := knowledge.Extract(p, a.Engine.Schema)
+	snap := a.snap.Load()
+	f, err := knowledge.Extract(p, snap.schema)
 	if err != nil && !errors.Is(err, knowledge.ErrTruncated) {
 		return knowledge.Answer{}, fmt.Errorf("bot: extract: %w", err)
 	}
-	hits := a.index.Search(knowledge.PostKeys(p, &f), a.Candidates, a.Curated)
+	hits := snap.index.Search(knowledge.PostKeys(p, &f), a.Candidates, a.Curated)
 	var missing []int64
 	for _, h := range hits {
-		if _, ok := a.cache.get(int64(h.ID)); !ok {
+		if _, ok := snap.cache.get(int64(h.ID)); !ok {
 			missing = append(missing, int64(h.ID))
 		}
 	}
@@ -118,17 +131,17 @@ func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answ
 		return knowledge.Answer{}, fmt.Errorf("bot: read candidates: %w", err)
 	}
 	for id, e := range read {
-		a.cache.put(id, e)
+		snap.cache.put(id, e)
 	}
 	cands := make([]knowledge.Candidate, 0, len(hits))
 	for _, h := range hits {
 		e, ok := read[int64(h.ID)]
 		if !ok {
-			if e, ok = a.cache.get(int64(h.ID)); !ok {
+			if e, ok = snap.cache.get(int64(h.ID)); !ok {
 				continue // deleted since Reload
 			}
 		}
-		if f, ok := a.priors[e.ID]; ok {
+		if f, ok := snap.priors[e.ID]; ok {
 			if e.Prior == 0 {
 				e.Prior = 1
 			}

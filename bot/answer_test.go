@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/heraldbot/herald/knowledge"
@@ -246,5 +247,44 @@ func TestSeedPost(t *testing.T) {
 	}
 	if ans.Facts.Versions["vllm"] != "0.24.0+rocm725" || ans.Facts.Platform != "rocm" {
 		t.Errorf("facts: versions %v platform %q", ans.Facts.Versions, ans.Facts.Platform)
+	}
+}
+
+// TestReloadBesideAnswer runs what the cron jobs do (Reload after learning,
+// outcomes and GitHub refreshes) beside the poll loop's Answer calls; under
+// -race it fails if they share anything mutable.
+func TestReloadBesideAnswer(t *testing.T) {
+	a := newTestAnswerer(t)
+	body, err := os.ReadFile("../examples/oom-rocm-offload.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				if w == 0 {
+					if err := a.Reload(ctx); err != nil {
+						errs <- err
+					}
+					continue
+				}
+				ans, err := a.Answer(ctx, knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
+				if err != nil {
+					errs <- err
+				} else if len(ans.Matches) == 0 {
+					errs <- fmt.Errorf("no matches while reloading")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

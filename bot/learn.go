@@ -92,7 +92,7 @@ func (b *Bot) proposeFromSolved(ctx context.Context, topicID int) (int, error) {
 		return 0, nil
 	}
 	e, err := knowledge.TopicEntry(knowledge.SolvedTopic{ForumURL: b.client.BaseURL(), TopicID: t.ID, Title: t.Title,
-		Question: question.Raw, Answer: answer.Raw, Answerer: answer.Username}, b.answerer.Engine.Schema)
+		Question: question.Raw, Answer: answer.Raw, Answerer: answer.Username}, b.answerer.Schema())
 	if err != nil {
 		return 0, err
 	}
@@ -136,7 +136,7 @@ func (b *Bot) applyProposal(ctx context.Context, a store.Action) error {
 		_ = json.Unmarshal(a.Payload, &teach)
 		var err error
 		e, err = knowledge.TopicEntry(knowledge.SolvedTopic{ForumURL: b.client.BaseURL(), TopicID: teach.TopicID, Title: teach.TopicTitle,
-			Question: teach.Question, Answer: teach.Draft}, b.answerer.Engine.Schema)
+			Question: teach.Question, Answer: teach.Draft}, b.answerer.Schema())
 		if err != nil {
 			return b.db.FinishAction(ctx, a.ID, store.StateFailed, "", err.Error())
 		}

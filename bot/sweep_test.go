@@ -268,7 +268,7 @@ func TestOutcomesFeedEntryPriors(t *testing.T) {
 	if n.Cited != 1 || n.Negative != 1 || n.PriorFactor() >= 1 {
 		t.Errorf("#5484 outcomes = %+v", n)
 	}
-	if f := h.bot.answerer.priors["vllm-project/vllm#5484"]; f >= 1 {
+	if f := h.bot.answerer.snap.Load().priors["vllm-project/vllm#5484"]; f >= 1 {
 		t.Errorf("the answerer did not load the lowered prior: %v", f)
 	}
 }

@@ -87,7 +87,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		base = append(base, b)
 	}
-	bl := bench.Score(cases, base, a.Engine.Schema)
+	bl := bench.Score(cases, base, a.Schema())
 	// The columns: held-out (thresholds fitted on the other folds), in
 	// sample (fitted on all cases), and the shipped defaults.
 	type column struct {
@@ -102,8 +102,8 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, o)
 		herald = cv.HeldOut
 		cols = append(cols,
-			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Engine.Schema)},
-			column{"in-sample", bench.Score(cases, cv.InSample, a.Engine.Schema)})
+			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Schema())},
+			column{"in-sample", bench.Score(cases, cv.InSample, a.Schema())})
 	}
 	shipped := make([]bench.Result, len(preds))
 	for i, p := range preds {
@@ -112,7 +112,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *folds == 0 {
 		herald = shipped
 	}
-	cols = append(cols, column{"shipped model", bench.Score(cases, shipped, a.Engine.Schema)})
+	cols = append(cols, column{"shipped model", bench.Score(cases, shipped, a.Schema())})
 	h := cols[0].rep
 	rel := bench.Reliability(cases, herald, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
 	if *asJSON {
