@@ -145,9 +145,12 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("discourse: base URL %q must be an absolute http(s) URL", baseURL)
 	}
+	if u.Scheme == "http" && !IsLoopback(u.Hostname()) {
+		return nil, fmt.Errorf("%w (got %s)", ErrInsecureURL, u.Redacted())
+	}
 	c := &Client{
 		base:    u,
-		http:    resty.New().SetBaseURL(u.String()).SetTimeout(30 * time.Second).SetDisableWarn(true),
+		http:    resty.New().SetBaseURL(u.String()).SetTimeout(30 * time.Second).SetDisableWarn(true).SetRedirectPolicy(sameOrigin(u)),
 		retries: 3,
 		backoff: 500 * time.Millisecond,
 		now:     time.Now,
@@ -162,6 +165,34 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// maxRedirects bounds redirects within the forum's own origin.
+const maxRedirects = 5
+
+// sameOrigin follows redirects only within the forum's scheme and host:
+// Go's client would carry the Api-Key and Api-Username headers to any
+// host a redirect names.
+func sameOrigin(base *url.URL) resty.RedirectPolicy {
+	return resty.RedirectPolicyFunc(func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != base.Scheme || !strings.EqualFold(req.URL.Host, base.Host) {
+			return &RedirectError{From: base.Scheme + "://" + base.Host, To: req.URL.Scheme + "://" + req.URL.Host}
+		}
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("discourse: more than %d redirects", maxRedirects)
+		}
+		return nil
+	})
+}
+
+// IsLoopback reports whether host (a name or an address, no port) is the
+// local machine: localhost, 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Username returns the API username, or "".
@@ -263,6 +294,10 @@ func (c *Client) once(ctx context.Context, r request, out any) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		var re *RedirectError
+		if errors.As(err, &re) {
+			return re // configuration, not a passing fault: no retry
 		}
 		// Strip the URL (it is ours, but never risk echoing a query)
 		// and keep the cause.

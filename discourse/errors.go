@@ -93,3 +93,20 @@ func (e *PendingError) Error() string {
 // dropped connection after sending). The post may exist; callers must
 // check the topic before trying again.
 var ErrResponseLost = errors.New("discourse: response lost; the write may have happened")
+
+// RedirectError reports that the forum answered with a redirect to
+// another scheme or host. The client does not follow it, so the API key
+// never reaches that host; it is a configuration error (the forum moved,
+// or a front end redirects to another domain): set the forum's URL to the
+// final address.
+type RedirectError struct {
+	From, To string // scheme://host of the forum and of the redirect target
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("discourse: the forum at %s redirects to %s; not following, so the API key stays with the configured host (set the forum URL to the address it redirects to)", e.From, e.To)
+}
+
+// ErrInsecureURL is returned for a plain-http forum URL that is not on
+// loopback: the API key would cross the network in the clear.
+var ErrInsecureURL = errors.New("discourse: a forum URL that is not on loopback must use https://")

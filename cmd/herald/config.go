@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/heraldbot/herald/discourse"
 	"io"
 	"net/url"
 	"os"
@@ -198,6 +199,8 @@ func (c *Config) validate() error {
 	}
 	if u, err := url.Parse(c.Discourse.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fail("discourse.url", fmt.Errorf("%w: %q is not an http(s) URL", errInvalid, c.Discourse.URL))
+	} else if u.Scheme == "http" && !discourse.IsLoopback(u.Hostname()) {
+		return fail("discourse.url", fmt.Errorf("%w: %s: a forum that is not on this machine must use https://, or the API key crosses the network in the clear", errInvalid, u.Redacted()))
 	}
 	if c.Discourse.APIKey == "" {
 		return fail("discourse.api_key", fmt.Errorf("%w (set HERALD_DISCOURSE_API_KEY)", errRequired))

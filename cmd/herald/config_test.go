@@ -39,6 +39,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		"fast poll":    {base + "bot:\n  poll_interval: 10ms\n", "bot.poll_interval"},
 		"floor":        {base + "bot:\n  auto_post_confidence: 0.8\n  queue_floor: 0.9\n", "bot.queue_floor"},
 		"floor range":  {base + "bot:\n  queue_floor: 1.5\n", "bot.queue_floor"},
+		"plain http":   {"discourse:\n  url: http://forum.example.com\n  api_key: k\n", "discourse.url"},
 		"short secret": {base + "webhook:\n  secret: short\n", "webhook.secret"},
 		"log level":    {base + "log:\n  level: loud\n", "log.level"},
 	}
