@@ -41,7 +41,7 @@ func TestBudgetHoldsForABurstOf500(t *testing.T) {
 			mu.Unlock()
 			h.ServeHTTP(w, r)
 		})
-		c, err := discourse.NewClient("http://forum.test", discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
+		c, err := discourse.NewClient("http://forum.localhost", discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"),
 			discourse.WithRequestBudget(budget, 10), discourse.WithHTTPClient(&http.Client{Transport: handlerTransport{record}}))
 		if err != nil {
 			t.Fatal(err)
