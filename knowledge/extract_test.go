@@ -444,3 +444,30 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownIsReadInBoundedPieces pins what keeps hostile Markdown
+// linear: no piece outside a fence is longer than twice mdPieceMax (a
+// piece is cut once it reaches mdPieceMax, and a line is at most that), fenced code
+// stays whole, and quote nesting is capped.
+func TestMarkdownIsReadInBoundedPieces(t *testing.T) {
+	for name, body := range hostileShapes() {
+		for _, p := range markdownPieces(capQuoteDepth(body)) {
+			if len(p) > 2*mdPieceMax+1 && !strings.HasPrefix(strings.TrimSpace(p), "```") {
+				t.Errorf("%s: a piece of %d bytes", name, len(p))
+			}
+		}
+	}
+	fenced := "intro\n\n```\n" + strings.Repeat("log line\n", 2000) + "```\n\nafter"
+	found := false
+	for _, p := range markdownPieces(fenced) {
+		if strings.Contains(p, "```\nlog line") && strings.Contains(p, "log line\n```") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("a fenced block was cut")
+	}
+	if got := capQuoteDepth(strings.Repeat(">", 100) + " x\n"); strings.Count(got, ">") != maxQuoteDepth || !strings.HasSuffix(got, " x\n") {
+		t.Errorf("capQuoteDepth = %q", got)
+	}
+}

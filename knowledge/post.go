@@ -118,7 +118,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 	if f == FormatHTML {
 		doc = readHTML(body)
 	} else {
-		doc = readMarkdown(body)
+		doc = readMarkdownBounded(body)
 	}
 	doc.title = strings.TrimSpace(normalizeText(p.Title))
 	doc.src = body
@@ -131,6 +131,122 @@ func readPost(p Post) (doc *document, truncated bool) {
 var markdown = goldmark.New()
 
 var titleSpanRE = regexp.MustCompile("`([^`]+)`")
+
+// readMarkdownBounded reads a Markdown body in pieces: CommonMark's
+// inline and container rules cost time quadratic in the length of some
+// hostile shapes (256 KiB of nested ">" took 22 s, of "*a_ " 21 s), so
+// blockquote nesting is capped at maxQuoteDepth and the body is parsed
+// in pieces of about mdPiece bytes cut at blank lines (or, in a long
+// block, at a line), never inside a fenced code block. Each piece costs
+// at most its length squared, so the whole is linear in the body.
+func readMarkdownBounded(src string) *document {
+	src = capQuoteDepth(src)
+	doc := &document{}
+	for _, piece := range markdownPieces(src) {
+		d := readMarkdown(piece)
+		doc.code = append(doc.code, d.code...)
+		doc.inline = append(doc.inline, d.inline...)
+		doc.prose = append(doc.prose, d.prose...)
+	}
+	return doc
+}
+
+const (
+	// mdPiece is the size a piece aims at; mdPieceMax the size at which a
+	// block without blank lines is cut at a line anyway. A prose line
+	// longer than mdPieceMax is cut too; a fenced code block is kept
+	// whole, since code costs linear time.
+	mdPiece       = 2 << 10
+	mdPieceMax    = 4 << 10
+	maxQuoteDepth = 8
+)
+
+// capQuoteDepth removes blockquote markers past maxQuoteDepth at the start
+// of each line; no post needs more to be read.
+func capQuoteDepth(src string) string {
+	if !strings.Contains(src, strings.Repeat(">", maxQuoteDepth)) && !strings.Contains(src, strings.Repeat("> ", maxQuoteDepth)) {
+		return src
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(src, "\n") {
+		depth, i := 0, 0
+		for i < len(line) && (line[i] == '>' || line[i] == ' ' || line[i] == '\t') {
+			if line[i] == '>' {
+				depth++
+				if depth > maxQuoteDepth {
+					break
+				}
+			}
+			i++
+		}
+		if depth <= maxQuoteDepth {
+			b.WriteString(line)
+			continue
+		}
+		// Keep maxQuoteDepth markers, drop the rest of the run.
+		b.WriteString(line[:i])
+		j := i
+		for j < len(line) && (line[j] == '>' || line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j > i && (line[j-1] == ' ' || line[j-1] == '\t') {
+			b.WriteByte(' ')
+		}
+		b.WriteString(line[j:])
+	}
+	return b.String()
+}
+
+// markdownPieces cuts src into pieces for readMarkdownBounded.
+func markdownPieces(src string) []string {
+	if len(src) <= mdPiece {
+		return []string{src}
+	}
+	var pieces []string
+	var cur strings.Builder
+	fence := "" // the open fence's marker, "" outside code
+	flush := func() {
+		if cur.Len() > 0 {
+			pieces = append(pieces, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, line := range strings.SplitAfter(src, "\n") {
+		t := strings.TrimSpace(line)
+		if fence == "" {
+			if m := fenceOpenRE.FindString(t); m != "" {
+				fence = m
+			}
+		} else if strings.HasPrefix(t, fence[:1]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
+			fence = ""
+			cur.WriteString(line)
+			continue
+		}
+		if fence != "" {
+			cur.WriteString(line)
+			continue
+		}
+		blank := t == ""
+		if blank && cur.Len() >= mdPiece || cur.Len() >= mdPieceMax {
+			flush()
+		}
+		for len(line) > mdPieceMax {
+			// A giant prose line: cut it where a space is, else anywhere.
+			cut := strings.LastIndexByte(line[:mdPieceMax], ' ')
+			if cut < mdPieceMax/2 {
+				cut = mdPieceMax
+			}
+			cur.WriteString(line[:cut] + "\n")
+			flush()
+			line = line[cut:]
+		}
+		cur.WriteString(line)
+	}
+	flush()
+	return pieces
+}
+
+var fenceOpenRE = regexp.MustCompile("^(?:```+|~~~+)")
 
 func readMarkdown(src string) *document {
 	doc := &document{}
