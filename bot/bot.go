@@ -51,8 +51,9 @@ type Options struct {
 	// IgnoreUsers are other bots and system accounts never answered.
 	IgnoreUsers []string
 	// MaxPerTopic bounds bot posts in one topic; HourlyBudget bounds bot
-	// posts per hour overall.
-	MaxPerTopic, HourlyBudget int
+	// posts per hour overall; MaxMentionsPerUser bounds the answers to one
+	// account's mentions and replies in a day.
+	MaxPerTopic, HourlyBudget, MaxMentionsPerUser int
 	// Backfill, on the first start, triages topics created this long ago
 	// instead of starting at the newest post.
 	Backfill time.Duration
@@ -78,6 +79,9 @@ func (o *Options) defaults(m *knowledge.Model) {
 	}
 	if o.HourlyBudget == 0 {
 		o.HourlyBudget = 30
+	}
+	if o.MaxMentionsPerUser == 0 {
+		o.MaxMentionsPerUser = 5
 	}
 	if o.MaxPages == 0 {
 		o.MaxPages = 100

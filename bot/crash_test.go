@@ -42,7 +42,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := New(c, db, a, Options{Username: "herald", Mode: ModeAuto, Backfill: 24 * time.Hour, MaxPerTopic: 5, HourlyBudget: 10000}, nil, nil)
+	b, err := New(c, db, a, Options{Username: "herald", Mode: ModeAuto, Backfill: 24 * time.Hour, MaxPerTopic: 5, HourlyBudget: 10000, MaxMentionsPerUser: 10000}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Errorf("the crashing bot exceeded its request budget: %d requests refused by the forum", n)
 	}
 	c, _ := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"), discourse.WithRequestBudget(crashBudget, 50), discourse.WithRetries(2, time.Millisecond))
-	b, _ := New(c, db, a, Options{Username: "herald", Mode: ModeAuto, Backfill: 24 * time.Hour, MaxPerTopic: 5, HourlyBudget: 10000}, nil, nil)
+	b, _ := New(c, db, a, Options{Username: "herald", Mode: ModeAuto, Backfill: 24 * time.Hour, MaxPerTopic: 5, HourlyBudget: 10000, MaxMentionsPerUser: 10000}, nil, nil)
 	for i := 0; i < 5; i++ {
 		if err := b.Cycle(ctx); err != nil {
 			t.Fatalf("final cycle: %v", err)

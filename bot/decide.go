@@ -66,6 +66,11 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	case b.opts.Mode == ModeQueue:
 		a.State = store.StatePending
 		a.Reason = "queue mode"
+	case forced && ans.Confidence < b.opts.QueueFloor && ans.Decision != knowledge.DecisionIgnore && len(ans.Matches) > 0 && draftCites(draft):
+		// Asked directly, but on evidence too weak to stand behind:
+		// staff decide.
+		a.State = store.StatePending
+		a.Reason = fmt.Sprintf("asked directly; confidence %.2f below the queue floor %.2f", ans.Confidence, b.opts.QueueFloor)
 	case forced || ans.Decision == knowledge.DecisionReply && ans.Confidence >= b.autoPost(p.CategoryID):
 		a.State = store.StateApproved
 		a.Reason = fmt.Sprintf("confidence %.2f ≥ auto-post %.2f", ans.Confidence, b.autoPost(p.CategoryID))
@@ -78,6 +83,10 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	}
 	return a
 }
+
+// draftCites reports whether a draft cites sources (rather than being the
+// honest "nothing more" checklist, which claims nothing).
+func draftCites(draft string) bool { return linkRE.MatchString(draft) }
 
 func dropReason(ans knowledge.Answer) string {
 	if ans.Decision == knowledge.DecisionIgnore {

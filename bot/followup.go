@@ -45,11 +45,19 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	}
 	t, err := b.client.Topic(ctx, p.TopicID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
 		return store.Action{}, false, nil
 	}
 	if err != nil {
 		return store.Action{}, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
+	}
+	// The same rails as a new topic: a mention does not open a private
+	// message, a skip-tagged topic, another category or a low trust level.
+	if b.stayOut(p, t) != "" {
+		return store.Action{}, false, nil
+	}
+	if over, err := b.overMentionCap(ctx, p.Username); err != nil || over {
+		return store.Action{}, false, err
 	}
 	posts, err := b.client.AllTopicPosts(ctx, t)
 	b.countAPIError(err)
@@ -65,7 +73,9 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	fresh := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, 3, func(m knowledge.Match) bool { return cited[m.URL] })
 	specific := modelSpecificRE.MatchString(p.Raw)
 	var draft string
-	if len(fresh) > 0 && knowledge.Confidence(fresh[0]) >= b.opts.QueueFloor {
+	// Sources, however sure: decision queues an answer below the queue
+	// floor for staff instead of posting it.
+	if len(fresh) > 0 {
 		draft = knowledge.Compose(&ans.Facts, fresh, b.answerer.Engine.Compose)
 		if specific {
 			draft = modelNote(&ans.Facts, true) + "\n\n" + draft

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -118,27 +119,22 @@ func newerThan(posts []discourse.Post, cursor int64) []discourse.Post {
 // triage decides about a new topic's first post. keep is false for posts
 // the bot must not even consider (its own, other bots', out of scope).
 func (b *Bot) triage(ctx context.Context, p *discourse.Post) (store.Action, bool, error) {
-	switch {
-	case b.isBot(p.Username):
-		return store.Action{}, false, nil
-	case !b.inScope(p.CategoryID):
-		return store.Action{}, false, nil
-	case b.opts.SkipStaff && p.Staff:
-		return store.Action{}, false, nil
-	case p.TrustLevel < b.opts.MinTrustLevel:
+	// What the post itself says first: it costs no request.
+	if b.stayOut(p, nil) != "" {
 		return store.Action{}, false, nil
 	}
-	if len(b.opts.SkipTags) > 0 {
-		t, err := b.client.Topic(ctx, p.TopicID)
-		b.countAPIError(err)
-		if err != nil {
-			return store.Action{}, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
-		}
-		for _, tag := range t.Tags {
-			if slices.Contains(b.opts.SkipTags, tag) {
-				return store.Action{}, false, nil
-			}
-		}
+	// Then the topic: its archetype (a private message), tags and
+	// category, which /posts.json does not carry reliably.
+	t, err := b.client.Topic(ctx, p.TopicID)
+	b.countAPIError(err)
+	if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
+		return store.Action{}, false, nil
+	}
+	if err != nil {
+		return store.Action{}, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
+	}
+	if b.stayOut(p, t) != "" {
+		return store.Action{}, false, nil
 	}
 	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: p.TopicTitle, Body: p.Raw})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -112,6 +113,10 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	switch {
 	case t.Closed || t.Archived:
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic closed")
+	case t.Archetype == ArchetypePrivateMessage:
+		return false, b.finish(ctx, a, store.StateSkipped, "", "a private message")
+	case b.skipTagged(t) != "":
+		return false, b.finish(ctx, a, store.StateSkipped, "", b.skipTagged(t))
 	case !b.inScope(t.CategoryID):
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic moved out of scope")
 	case (r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep) && t.Accepted != nil:
@@ -123,6 +128,13 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	}
 	if paused, err := b.Paused(ctx); err != nil || paused {
 		return true, b.requeue(ctx, a, errors.New("paused"))
+	}
+	// A draft the bot wrote (not one staff edited) must be inert but for
+	// the links of the entries it cites; check again right before posting.
+	if r.Original == "" {
+		if problems := knowledge.ReplyProblems(r.Draft, citedURLs(r)); len(problems) > 0 {
+			return false, b.finish(ctx, a, store.StateFailed, "", "draft is not inert: "+problems[0])
+		}
 	}
 	raw := strings.TrimRight(r.Draft, "\n") + "\n\n" + marker(a.Key)
 	p, err := b.client.CreatePost(ctx, discourse.CreatePostRequest{TopicID: r.TopicID, Raw: raw,
@@ -145,6 +157,15 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	default:
 		return true, b.requeue(ctx, a, err)
 	}
+}
+
+// citedURLs are the URLs a reply action's draft may link: its matches'.
+func citedURLs(r Reply) []string {
+	out := make([]string, 0, len(r.Matches))
+	for _, m := range r.Matches {
+		out = append(out, m.URL)
+	}
+	return out
 }
 
 func (b *Bot) finish(ctx context.Context, a store.Action, state, result, reason string) error {

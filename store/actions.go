@@ -376,3 +376,35 @@ func (d *DB) Unlock(ctx context.Context, name, owner string) error {
 	}
 	return nil
 }
+
+// ReplyCount selects reply actions to count: by the payload's asker and
+// trigger, created since Since, in one of States.
+type ReplyCount struct {
+	Asker    string
+	Triggers []string
+	States   []string
+	Since    time.Time
+}
+
+// CountReplies counts the reply actions q selects.
+func (d *DB) CountReplies(ctx context.Context, q ReplyCount) (int, error) {
+	where := []string{"kind = 'reply'", "created_at >= ?", "json_extract(payload, '$.asker') = ? COLLATE NOCASE"}
+	args := []any{q.Since.UTC().Format(time.RFC3339Nano), q.Asker}
+	if len(q.Triggers) > 0 {
+		where = append(where, "json_extract(payload, '$.trigger') IN (?"+strings.Repeat(",?", len(q.Triggers)-1)+")")
+		for _, t := range q.Triggers {
+			args = append(args, t)
+		}
+	}
+	if len(q.States) > 0 {
+		where = append(where, "state IN (?"+strings.Repeat(",?", len(q.States)-1)+")")
+		for _, s := range q.States {
+			args = append(args, s)
+		}
+	}
+	var n int
+	if err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM actions WHERE "+strings.Join(where, " AND "), args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count replies: %w", err)
+	}
+	return n, nil
+}

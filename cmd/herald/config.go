@@ -41,7 +41,10 @@ type Config struct {
 		IgnoreUsers       []string        `yaml:"ignore_users"`
 		MaxPerTopic       int             `yaml:"max_posts_per_topic"`
 		HourlyBudget      int             `yaml:"hourly_budget"`
-		Backfill          Duration        `yaml:"backfill"`
+		// MaxMentionsPerUser bounds the answers to one account's mentions
+		// and replies a day (0: 5).
+		MaxMentionsPerUser int      `yaml:"max_mentions_per_user_per_day"`
+		Backfill           Duration `yaml:"backfill"`
 	} `yaml:"bot"`
 	Store struct {
 		Path string `yaml:"path"`

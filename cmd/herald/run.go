@@ -38,7 +38,8 @@ func botOptions(c *Config) bot.Options {
 		Username: c.Discourse.Username, Mode: bot.Mode(b.Mode), Whisper: b.Whisper, AutoPost: b.AutoPost,
 		QueueFloor: b.QueueFloor, CategoryAutoPost: b.CategoryAutoPost, Categories: b.Categories, ExcludeCategories: b.ExcludeCategories,
 		MinTrustLevel: b.MinTrustLevel, SkipStaff: b.SkipStaff, SkipTags: b.SkipTags, IgnoreUsers: b.IgnoreUsers,
-		MaxPerTopic: b.MaxPerTopic, HourlyBudget: b.HourlyBudget, Backfill: b.Backfill.D(), Paused: b.Paused,
+		MaxPerTopic: b.MaxPerTopic, HourlyBudget: b.HourlyBudget, MaxMentionsPerUser: b.MaxMentionsPerUser,
+		Backfill: b.Backfill.D(), Paused: b.Paused,
 	}
 }
 

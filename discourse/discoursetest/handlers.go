@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -236,7 +237,7 @@ func (s *Server) allowAPI(w http.ResponseWriter, f Fault) bool {
 }
 
 func (s *Server) visible(t *Topic, u *User) bool {
-	return t != nil && !t.Deleted && (t.Archetype != "private_message" || u != nil && (u.Staff() || u.ID == t.UserID))
+	return t != nil && !t.Deleted && (t.Archetype != "private_message" || u != nil && (u.Staff() || u.ID == t.UserID || slices.Contains(t.AllowedUsers, u.ID)))
 }
 
 func (s *Server) latestPosts(w http.ResponseWriter, r *http.Request) {

@@ -70,6 +70,9 @@ type Topic struct {
 	Visible    bool
 	Deleted    bool
 	Archetype  string
+	// AllowedUsers are the participants of a private message (its author
+	// included); as in Discourse's Guardian, they and staff may see it.
+	AllowedUsers []int
 	// AcceptedPostID is the Solved answer, 0 if none.
 	AcceptedPostID int
 }
@@ -320,6 +323,33 @@ func (s *Server) createTopic(u *User, categoryID int, title, raw string, tags []
 	return t, p
 }
 
+// CreatePrivateMessage starts a private message from username to the
+// recipients, as POST /posts.json with archetype=private_message and
+// target_recipients does: the recipients are its allowed users and those
+// named in its raw are notified as for any post.
+func (s *Server) CreatePrivateMessage(username, title, raw string, recipients ...string) (*Topic, *Post, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.user(username)
+	if u == nil {
+		return nil, nil, fmt.Errorf("discoursetest: no user %q", username)
+	}
+	allowed := []int{u.ID}
+	for _, name := range recipients {
+		r := s.user(name)
+		if r == nil {
+			return nil, nil, fmt.Errorf("discoursetest: no user %q", name)
+		}
+		allowed = append(allowed, r.ID)
+	}
+	now := s.now()
+	t := &Topic{ID: s.id("topic"), Title: title, Slug: slugify(title), UserID: u.ID, CreatedAt: now, BumpedAt: now,
+		Visible: true, Archetype: "private_message", AllowedUsers: allowed}
+	s.topics[t.ID] = t
+	p := s.createPost(u, t, raw, 0, discourse.PostTypeRegular)
+	return t, p, nil
+}
+
 // Reply posts raw in a topic as username (replyTo is a post number or 0).
 func (s *Server) Reply(username string, topicID int, raw string, replyTo int) (*Post, error) {
 	s.mu.Lock()
@@ -528,4 +558,13 @@ func writeNotLoggedIn(w http.ResponseWriter) {
 func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
+}
+
+// SetTags replaces a topic's tags, as staff editing the topic do.
+func (s *Server) SetTags(topicID int, tags ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.topics[topicID]; t != nil {
+		t.Tags = append([]string(nil), tags...)
+	}
 }
