@@ -2,7 +2,10 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"github.com/heraldbot/herald/discourse"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,18 +131,91 @@ func (b *Bot) Digest(ctx context.Context, rep *SweepReport, period time.Duration
 	return s.String(), nil
 }
 
-// PostDigest publishes a digest as a topic in a staff category or, with
-// group set, as a PM to that group.
-func (b *Bot) PostDigest(ctx context.Context, md string, categoryID int, group string) error {
-	title := "Herald digest " + b.now().Format("2006-01-02 15:04")
-	var err error
-	if group != "" {
-		_, err = b.client.CreatePrivateMessage(ctx, title, md, []string{group})
+// Digest is the payload of a digest action: a staff post, a new topic in
+// a staff category or a private message to a group.
+type Digest struct {
+	Title      string `json:"title"`
+	Raw        string `json:"raw"`
+	CategoryID int    `json:"category_id,omitempty"`
+	Group      string `json:"group,omitempty"`
+}
+
+// DigestKey is the action key of the digest of the period starting at
+// start: one digest a period, however often the sweep runs.
+func DigestKey(start time.Time) string { return "digest:" + start.UTC().Format("2006-01-02T15:04") }
+
+// QueueDigest records the digest md for the period that contains now as a
+// keyed action; the runner posts it (to categoryID, or as a private
+// message to group). Like every write it waits in shadow mode, stops with
+// `herald pause`, and is posted at most once across crashes.
+func (b *Bot) QueueDigest(ctx context.Context, md string, categoryID int, group string, period time.Duration) error {
+	if period <= 0 {
+		period = 7 * 24 * time.Hour
+	}
+	start := b.now().UTC().Truncate(period)
+	d := Digest{Title: "Herald digest for " + start.Format("2006-01-02 15:04") + " UTC", Raw: md, CategoryID: categoryID, Group: group}
+	payload, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("bot: digest payload: %w", err)
+	}
+	a := store.Action{Kind: "digest", Key: DigestKey(start), Payload: payload, Mode: string(b.opts.Mode),
+		State: store.StateApproved, Reason: "scheduled digest"}
+	if b.opts.Mode == ModeShadow {
+		a.State, a.Reason = store.StateShadow, "shadow mode"
+	}
+	_, err = b.db.Record(ctx, []store.Action{a})
+	return err
+}
+
+// postDigest performs a digest action. A second attempt first looks for
+// the digest by its title, which holds the period: a crash after the
+// forum created it, or a lost response, does not post it twice.
+func (b *Bot) postDigest(ctx context.Context, a store.Action) (stop bool, err error) {
+	var d Digest
+	if err := json.Unmarshal(a.Payload, &d); err != nil {
+		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload: "+err.Error())
+	}
+	if paused, err := b.Paused(ctx); err != nil || paused {
+		return true, err
+	}
+	attempts, err := b.db.StartAction(ctx, a.ID)
+	if errors.Is(err, store.ErrConflict) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	if attempts > 1 {
+		res, err := b.client.Search(ctx, `"`+d.Title+`"`, 1)
+		b.countAPIError(err)
+		if err != nil {
+			return true, b.requeue(ctx, a, err)
+		}
+		for _, t := range res.Topics {
+			if t.Title == d.Title {
+				return false, b.finish(ctx, a, store.StateDone, "topic:"+strconv.Itoa(t.ID), "")
+			}
+		}
+	}
+	raw := strings.TrimRight(d.Raw, "\n") + "\n\n" + marker(a.Key)
+	var p *discourse.Post
+	if d.Group != "" {
+		p, err = b.client.CreatePrivateMessage(ctx, d.Title, raw, []string{d.Group})
 	} else {
-		_, err = b.client.CreateTopic(ctx, title, md, categoryID)
+		p, err = b.client.CreateTopic(ctx, d.Title, raw, d.CategoryID)
 	}
 	b.countAPIError(err)
-	return err
+	var er *discourse.ErrorResponse
+	switch {
+	case err == nil:
+		return false, b.finish(ctx, a, store.StateDone, "topic:"+strconv.Itoa(p.TopicID), "")
+	case errors.Is(err, discourse.ErrResponseLost):
+		return true, err // stays "sending"; the next attempt searches first
+	case errors.As(err, &er) && er.StatusCode < 500 && er.StatusCode != 429:
+		return false, b.finish(ctx, a, store.StateFailed, "", err.Error())
+	default:
+		return true, b.requeue(ctx, a, err)
+	}
 }
 
 func humanDuration(d time.Duration) string {

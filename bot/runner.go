@@ -63,6 +63,8 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 		return false, b.applyProposal(ctx, a)
 	case "tag":
 		return b.applyTags(ctx, a)
+	case "digest":
+		return b.postDigest(ctx, a)
 	}
 	var r Reply
 	if err := json.Unmarshal(a.Payload, &r); err != nil {

@@ -159,11 +159,72 @@ func TestDigestContent(t *testing.T) {
 			t.Errorf("digest lacks %q:\n%s", want, md)
 		}
 	}
-	if err := h.bot.PostDigest(ctx, md, h.demo.Staff.ID, ""); err != nil {
+	if err := h.bot.QueueDigest(ctx, md, h.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.bot.RunActions(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if id := h.topicByTitle("Herald digest"); id == 0 {
 		t.Error("digest not posted")
+	}
+}
+
+// digestTopics counts the digest topics on the forum.
+func (h *sweepHarness) digestTopics() int {
+	n := 0
+	for id := 1; ; id++ {
+		t, ok := h.forum.TopicByID(id)
+		if !ok {
+			return n
+		}
+		if strings.HasPrefix(t.Title, "Herald digest") {
+			n++
+		}
+	}
+}
+
+// TestDigestIsAnAction: the digest waits in shadow mode, stops while
+// paused, is posted once per period, and a lost response does not post
+// it twice.
+func TestDigestIsAnAction(t *testing.T) {
+	ctx := context.Background()
+	shadow := newSweepHarness(t, Options{Mode: ModeShadow})
+	if err := shadow.bot.QueueDigest(ctx, "## Herald digest\n\nnothing", shadow.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	shadow.cycle()
+	if n := shadow.digestTopics(); n != 0 {
+		t.Errorf("shadow mode posted %d digests", n)
+	}
+
+	h := newSweepHarness(t, Options{Mode: ModeAuto})
+	if err := h.db.SetSetting(ctx, "paused", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.bot.QueueDigest(ctx, "## Herald digest\n\nweek one", h.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	if n := h.digestTopics(); n != 0 {
+		t.Errorf("paused: %d digests posted", n)
+	}
+	if err := h.db.SetSetting(ctx, "paused", "false"); err != nil {
+		t.Fatal(err)
+	}
+	h.forum.Inject("/posts.json", discoursetest.FaultLoseResponse) // created, but the answer is lost
+	_ = h.bot.RunActions(ctx)
+	// Past the forum's 120 s create memo, which would otherwise hide a
+	// second create by returning the first.
+	*h.now = h.now.Add(10 * time.Minute)
+	h.cycle()
+	// The same period again: one digest a period.
+	if err := h.bot.QueueDigest(ctx, "## Herald digest\n\nweek one, again", h.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	if n := h.digestTopics(); n != 1 {
+		t.Errorf("%d digests posted, want exactly 1", n)
 	}
 }
 

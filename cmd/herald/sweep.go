@@ -81,7 +81,12 @@ func runSweep(ctx context.Context, b *bot.Bot, cfg *Config, dryRun bool, stdout 
 	fmt.Fprintf(stdout, "sweep: %d unanswered, %d drafts queued, %d topics tagged (resumed: %v)\n\n%s", len(rep.Unanswered), rep.Drafted, rep.Tagged, rep.Resumed, md)
 	d := cfg.Sweeps.Digest
 	if !dryRun && (d.CategoryID > 0 || d.Group != "") {
-		return b.PostDigest(ctx, md, d.CategoryID, d.Group)
+		// The digest is an action like any write: the runner posts it
+		// (not in shadow mode, not while paused, once).
+		if err := b.QueueDigest(ctx, md, d.CategoryID, d.Group, d.Period.D()); err != nil {
+			return err
+		}
+		return b.RunActions(ctx)
 	}
 	return nil
 }

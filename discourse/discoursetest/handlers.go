@@ -611,7 +611,9 @@ func (s *Server) categoriesHandler(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
-	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+	// Quotes mark a phrase in Discourse's search; every word of it must
+	// match, which is what is modelled.
+	q := strings.ToLower(strings.TrimSpace(strings.ReplaceAll(r.URL.Query().Get("q"), `"`, " ")))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var words []string
