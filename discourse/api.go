@@ -306,3 +306,14 @@ func (c *Client) createFromForm(ctx context.Context, form url.Values) (*Post, er
 	}
 	return &p, nil
 }
+
+// User returns a user's profile by username (ErrNotFound if none).
+func (c *Client) User(ctx context.Context, username string) (*User, error) {
+	var out struct {
+		User User `json:"user"`
+	}
+	if err := c.do(ctx, request{method: http.MethodGet, path: "/u/" + url.PathEscape(username) + ".json"}, &out); err != nil {
+		return nil, err
+	}
+	return &out.User, nil
+}

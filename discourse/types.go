@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -259,4 +260,33 @@ type SearchPost struct {
 	Blurb      string    `json:"blurb"`
 	PostNumber int       `json:"post_number"`
 	TopicID    int       `json:"topic_id"`
+}
+
+// User is a user's public profile, /u/{username}.json as an admin key sees
+// it: enough to decide whether they may use Herald's admin page.
+type User struct {
+	ID         int    `json:"id"`
+	Username   string `json:"username"`
+	Admin      bool   `json:"admin"`
+	Moderator  bool   `json:"moderator"`
+	TrustLevel int    `json:"trust_level"`
+	Suspended  bool   `json:"suspended,omitempty"`
+	Groups     []struct {
+		Name string `json:"name"`
+	} `json:"groups"`
+}
+
+// Staff reports whether u is an admin or moderator.
+func (u *User) Staff() bool { return u.Admin || u.Moderator }
+
+// InGroup reports whether u is a member of one of groups.
+func (u *User) InGroup(groups ...string) bool {
+	for _, g := range u.Groups {
+		for _, want := range groups {
+			if strings.EqualFold(g.Name, want) {
+				return true
+			}
+		}
+	}
+	return false
 }

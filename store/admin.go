@@ -15,13 +15,52 @@ func hashToken(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// PutNonce records a DiscourseConnect nonce (discourse.NonceStore).
+// MaxPendingLogins bounds the DiscourseConnect logins started and not yet
+// finished or expired: anyone can start one (GET /admin/login), so the
+// table must not grow with them.
+const MaxPendingLogins = 1000
+
+// ErrTooManyLogins is returned by PutNonce when MaxPendingLogins logins
+// are pending.
+var ErrTooManyLogins = errors.New("store: too many logins in progress; try again in a few minutes")
+
+// PutNonce records a DiscourseConnect nonce (discourse.NonceStore). Expired
+// nonces and login tokens are deleted first, and at most MaxPendingLogins
+// may be pending.
 func (d *DB) PutNonce(ctx context.Context, nonce string, expires time.Time) error {
-	_, err := d.db.ExecContext(ctx, "INSERT INTO nonces(nonce, expires_at) VALUES(?, ?)", nonce, expires.UTC().Format(time.RFC3339Nano))
+	now := d.Now().UTC().Format(time.RFC3339Nano)
+	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: put nonce: %w", err)
 	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM nonces WHERE expires_at < ?", now); err != nil {
+		return fmt.Errorf("store: expire nonces: %w", err)
+	}
+	var pending int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM nonces WHERE username = ''").Scan(&pending); err != nil {
+		return fmt.Errorf("store: count nonces: %w", err)
+	}
+	if pending >= MaxPendingLogins {
+		return ErrTooManyLogins
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO nonces(nonce, expires_at) VALUES(?, ?)", nonce, expires.UTC().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("store: put nonce: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: put nonce: %w", err)
+	}
 	return nil
+}
+
+// PendingNonces counts the logins started and not finished or expired.
+func (d *DB) PendingNonces(ctx context.Context) (int, error) {
+	var n int
+	err := d.db.QueryRowContext(ctx, "SELECT count(*) FROM nonces WHERE username = '' AND expires_at >= ?", d.Now().UTC().Format(time.RFC3339Nano)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: count nonces: %w", err)
+	}
+	return n, nil
 }
 
 // TakeNonce consumes a nonce: true if it existed and had not expired.

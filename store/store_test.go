@@ -173,3 +173,34 @@ func TestSchemaRoundTrip(t *testing.T) {
 		t.Errorf("schema round trip lost data: %d programs, %d topics", len(s.Programs), len(s.Topics))
 	}
 }
+
+// TestNoncesExpireAndAreBounded: anyone can start a login, so expired
+// nonces are deleted and at most MaxPendingLogins are kept.
+func TestNoncesExpireAndAreBounded(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	for i := range MaxPendingLogins {
+		if err := db.PutNonce(ctx, fmt.Sprintf("n%d", i), now.Add(10*time.Minute)); err != nil {
+			t.Fatalf("nonce %d: %v", i, err)
+		}
+	}
+	if err := db.PutNonce(ctx, "one-too-many", now.Add(10*time.Minute)); !errors.Is(err, ErrTooManyLogins) {
+		t.Fatalf("nonce past the bound: %v, want ErrTooManyLogins", err)
+	}
+	now = now.Add(11 * time.Minute) // all expired
+	if err := db.PutNonce(ctx, "fresh", now.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.PendingNonces(ctx); err != nil || n != 1 {
+		t.Errorf("pending nonces = %d, %v; want the expired ones deleted", n, err)
+	}
+	if ok, _ := db.TakeNonce(ctx, "fresh", now); !ok {
+		t.Error("the fresh nonce was not kept")
+	}
+}

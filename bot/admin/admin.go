@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"golang.org/x/time/rate"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -72,7 +73,19 @@ type Config struct {
 type Server struct {
 	cfg  Config
 	tmpl map[string]*template.Template
+	// logins limits how fast anyone may start a DiscourseConnect login:
+	// each start writes a nonce row.
+	logins *rate.Limiter
 }
+
+// Login starts are limited to loginRate a second with bursts of
+// LoginBurst: far above what a forum's staff do, far below what fills the
+// nonce table (store.MaxPendingLogins) within its ten-minute expiry.
+const (
+	loginRate = 1
+	// LoginBurst is how many logins may start at once.
+	LoginBurst = 30
+)
 
 const cookieName = "herald_session"
 
@@ -96,7 +109,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, tmpl: map[string]*template.Template{}}
+	s := &Server{cfg: cfg, tmpl: map[string]*template.Template{}, logins: rate.NewLimiter(loginRate, LoginBurst)}
 	for _, name := range []string{"queue", "draft", "history", "message"} {
 		t, err := template.New(name).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html")
 		if err != nil {
@@ -206,7 +219,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.message(w, r, http.StatusForbidden, "Log in with a link", "This forum has no DiscourseConnect; ask an administrator for a one-time login link (herald admin-link --as USER).")
 		return
 	}
+	if !s.logins.Allow() {
+		w.Header().Set("Retry-After", "10")
+		s.message(w, r, http.StatusTooManyRequests, "Too many logins", "Logins are being started faster than people log in. Wait a few seconds and try again.")
+		return
+	}
 	u, err := s.cfg.Connect.LoginURL(r.Context(), strings.TrimRight(s.cfg.BaseURL, "/")+s.cfg.Prefix+"/auth/callback")
+	if errors.Is(err, store.ErrTooManyLogins) {
+		w.Header().Set("Retry-After", "60")
+		s.message(w, r, http.StatusTooManyRequests, "Too many logins", "Too many logins are in progress. Try again in a few minutes.")
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

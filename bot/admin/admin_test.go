@@ -398,3 +398,30 @@ func TestQueueScalesTo10000Drafts(t *testing.T) {
 		t.Errorf("counts missing")
 	}
 }
+
+// TestLoginStartsAreRateLimited: starting logins (each writes a nonce) is
+// limited; the page answers 429 with Retry-After past the burst.
+func TestLoginStartsAreRateLimited(t *testing.T) {
+	e := newEnv(t)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	limited := 0
+	for range admin.LoginBurst + 10 {
+		resp, err := noFollow.Get(e.page.URL + "/admin/login")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			limited++
+			if resp.Header.Get("Retry-After") == "" {
+				t.Error("429 without Retry-After")
+			}
+		}
+	}
+	if limited < 5 {
+		t.Errorf("%d of %d login starts limited, want at least 5", limited, admin.LoginBurst+10)
+	}
+	if n, err := e.db.PendingNonces(context.Background()); err != nil || n > admin.LoginBurst+2 {
+		t.Errorf("%d nonces stored, %v", n, err)
+	}
+}

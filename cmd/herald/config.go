@@ -60,6 +60,13 @@ type Config struct {
 	} `yaml:"knowledge"`
 	HTTP struct {
 		Listen string `yaml:"listen"`
+		// TLSCert and TLSKey serve the admin page, webhooks and health
+		// over HTTPS.
+		TLSCert string `yaml:"tls_cert"`
+		TLSKey  string `yaml:"tls_key"`
+		// MetricsListen serves /metrics on its own address (for example
+		// a loopback one scraped locally) instead of on listen.
+		MetricsListen string `yaml:"metrics_listen"`
 	} `yaml:"http"`
 	Admin struct {
 		// BaseURL is where staff reach the page (http.listen behind a
@@ -227,6 +234,9 @@ func (c *Config) validate() error {
 	}
 	if c.Bot.QueueFloor < 0 || c.Bot.QueueFloor > 1 || c.Bot.AutoPost > 0 && c.Bot.QueueFloor > c.Bot.AutoPost {
 		return fail("bot.queue_floor", fmt.Errorf("%w: between 0 and auto_post_confidence (0: the model's)", errInvalid))
+	}
+	if (c.HTTP.TLSCert == "") != (c.HTTP.TLSKey == "") {
+		return fail("http.tls_cert/tls_key", fmt.Errorf("%w: set both or neither", errInvalid))
 	}
 	if c.Bot.MaxPerTopic < 1 || c.Bot.HourlyBudget < 1 {
 		return fail("bot.max_posts_per_topic/hourly_budget", fmt.Errorf("%w: at least 1", errInvalid))

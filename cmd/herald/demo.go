@@ -66,7 +66,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("demo: listen: %w", err)
 	}
 	forumURL := "http://" + ln.Addr().String()
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(handler)
 	go func() { _ = srv.Serve(ln) }()
 	defer func() {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)

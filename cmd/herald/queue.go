@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/heraldbot/herald/discourse"
 	"io"
 	"os"
 	"strconv"
@@ -177,11 +178,24 @@ func cmdAdminLink(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
-	base := cfg.Admin.BaseURL
-	if base == "" {
-		base = "http://" + cfg.HTTP.Listen
+	// The same check as DiscourseConnect: the forum must know the user as
+	// staff or a member of one of admin.groups.
+	client, err := discourse.NewClient(cfg.Discourse.URL, discourse.WithAPIKey(cfg.Discourse.APIKey, cfg.Discourse.Username),
+		discourse.WithTimeout(cfg.Discourse.Timeout.D()))
+	if err != nil {
+		return err
 	}
-	link, err := admin.NewLoginLink(ctx, db, strings.TrimRight(base, "/")+"/admin", *as, *ttl)
+	u, err := client.User(ctx, *as)
+	if errors.Is(err, discourse.ErrNotFound) {
+		return fmt.Errorf("admin-link: the forum has no user %q", *as)
+	}
+	if err != nil {
+		return fmt.Errorf("admin-link: look up %q on the forum: %w", *as, err)
+	}
+	if !u.Staff() && !u.InGroup(cfg.Admin.Groups...) {
+		return fmt.Errorf("admin-link: %s is neither staff nor in admin.groups %v on the forum", u.Username, cfg.Admin.Groups)
+	}
+	link, err := admin.NewLoginLink(ctx, db, adminBaseURL(cfg)+"/admin", u.Username, *ttl)
 	if err != nil {
 		return err
 	}

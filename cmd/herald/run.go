@@ -78,10 +78,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	adminBase := cfg.Admin.BaseURL
-	if adminBase == "" {
-		adminBase = "http://" + cfg.HTTP.Listen
-	}
+	adminBase := adminBaseURL(cfg)
+	warnExposed(log, cfg)
 	var connect *discourse.Connect
 	if cfg.Admin.ConnectSecret != "" {
 		connect = &discourse.Connect{ForumURL: cfg.Discourse.URL, Secret: cfg.Admin.ConnectSecret, Nonces: db}
@@ -97,6 +95,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		db:        db, client: client, opts: botOptions(cfg), log: log, listen: cfg.HTTP.Listen,
 		interval: cfg.Bot.PollInterval.D(), webhookPath: cfg.Webhook.Path, webhookSecret: cfg.Webhook.Secret,
 		botName: cfg.Discourse.Username, maxReplyChars: cfg.Bot.MaxReplyChars, model: model,
+		tlsCert: cfg.HTTP.TLSCert, tlsKey: cfg.HTTP.TLSKey, metricsListen: cfg.HTTP.MetricsListen,
 	}, stdout)
 }
 
@@ -113,6 +112,9 @@ type botRuntime struct {
 	maxReplyChars int
 	// model is knowledge.model; nil is the embedded model.
 	model *knowledge.Model
+	// tlsCert and tlsKey serve listen over TLS; metricsListen, when set,
+	// serves /metrics there instead.
+	tlsCert, tlsKey, metricsListen string
 	// extra mounts more handlers on the bot's HTTP server (the demo).
 	extra func(mux *http.ServeMux)
 	// ready is called with the HTTP server's address once it listens.
@@ -147,7 +149,10 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 		}
 		fmt.Fprintln(w, "ok")
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	if rt.metricsListen == "" {
+		mux.Handle("GET /metrics", metricsHandler)
+	}
 	if rt.webhookSecret != "" {
 		wh := &discourse.Webhook{Secret: rt.webhookSecret}
 		mux.Handle("POST "+rt.webhookPath, wh.Handler(func(r *http.Request, ev *discourse.Event) error {
@@ -163,9 +168,21 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", rt.listen, err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
+	srv := newHTTPServer(mux)
+	serveErr := make(chan error, 2)
+	go func() { serveErr <- serveOn(srv, ln, rt.tlsCert, rt.tlsKey) }()
+	if rt.metricsListen != "" {
+		mln, err := net.Listen("tcp", rt.metricsListen)
+		if err != nil {
+			_ = srv.Close()
+			return fmt.Errorf("listen %s (http.metrics_listen): %w", rt.metricsListen, err)
+		}
+		mmux := http.NewServeMux()
+		mmux.Handle("GET /metrics", metricsHandler)
+		msrv := newHTTPServer(mmux)
+		go func() { _ = msrv.Serve(mln) }()
+		defer msrv.Close()
+	}
 	rt.log.Info("herald running", "mode", rt.opts.Mode, "http", ln.Addr().String())
 	if rt.ready != nil {
 		rt.ready(ln.Addr().String())

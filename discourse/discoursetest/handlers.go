@@ -47,6 +47,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /categories.json", s.categoriesHandler)
 	mux.HandleFunc("GET /search.json", s.search)
 	mux.HandleFunc("GET /session/current.json", s.currentUser)
+	mux.HandleFunc("GET /u/{username}", s.userProfile)
 	mux.HandleFunc("POST /solution/accept", s.acceptHandler)
 	mux.HandleFunc("GET /session/sso_provider", s.ssoProvider)
 	mux.HandleFunc("POST /session/login", s.browserLogin)
@@ -678,6 +679,25 @@ func (s *Server) currentUser(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"current_user": map[string]any{"id": u.ID, "username": u.Username,
 		"name": u.Name, "avatar_template": avatar(u), "admin": u.Admin, "moderator": u.Moderator, "staff": u.Staff(),
 		"trust_level": u.TrustLevel, "whisperer": u.Staff(), "title": nil}})
+}
+
+// userProfile is users_controller#show: /u/{username}.json, the profile
+// with admin, moderator and (for staff callers) group memberships.
+func (s *Server) userProfile(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimSuffix(r.PathValue("username"), ".json")
+	s.mu.Lock()
+	u := s.user(name)
+	s.mu.Unlock()
+	if u == nil {
+		writeNotFound(w)
+		return
+	}
+	groups := []map[string]any{}
+	for _, g := range u.Groups {
+		groups = append(groups, map[string]any{"name": g})
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"user": map[string]any{"id": u.ID, "username": u.Username, "name": u.Name,
+		"avatar_template": avatar(u), "admin": u.Admin, "moderator": u.Moderator, "trust_level": u.TrustLevel, "groups": groups}})
 }
 
 func (s *Server) acceptHandler(w http.ResponseWriter, r *http.Request) {
