@@ -15,7 +15,15 @@
 //     so a crash between posting and recording is repaired by finding the
 //     marker instead of posting again.
 //   - Shadow mode (the default) posts nothing; the store's pause switch
-//     and the configured budgets are checked before every write.
+//     and the configured budgets are checked before every write. The
+//     digest is an action like a reply, found by its title when a
+//     second attempt may follow a lost response.
+//   - Every trigger (new topic, mention, reply to the bot, sweep) passes
+//     the same rails (stayOut), and the runner re-checks them on the
+//     live topic; a draft the bot wrote is checked inert
+//     (knowledge.ReplyProblems) right before it is posted.
+//   - Answer reads one immutable snapshot of the knowledge base's index
+//     and schema; Reload swaps in a new one.
 //
 // Dependencies point one way: bot uses discourse, knowledge and store;
 // nothing imports bot. It talks neither SQL nor HTTP itself.

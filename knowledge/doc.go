@@ -4,16 +4,26 @@
 // evidence is strong enough to answer, and composes a cited Markdown reply.
 //
 // The package is pure: it performs no I/O other than reading the packs
-// embedded in the binary. Storage and full-text candidate search live in
-// package store; the bot wires the two together. Every function here is
-// deterministic for a given input, which is what makes golden-file tests of
-// replies possible.
+// and the model embedded in the binary. Storage and full-text candidate
+// search live in package store; the bot wires the two together. Every
+// function here is deterministic for a given input, which is what makes
+// golden-file tests of replies possible. Fitting (FitWeights,
+// FitCalibration) is pure too: it takes labelled examples and returns
+// numbers; package bench assembles it into a Model.
 //
 // Invariants:
 //   - Extraction never panics and never runs unbounded: inputs are capped at
-//     MaxPostBytes and every scanner is linear in its input.
-//   - Every link in a composed reply comes from a matched Entry; nothing the
-//     poster wrote is echoed outside a code span, so replies cannot @mention
-//     people, inject HTML or break out of a code block.
-//   - Every Match carries the reasons that produced its score.
+//     MaxPostBytes, Markdown is parsed in bounded pieces with quote nesting
+//     capped, and every other scanner is linear in its input.
+//   - Extraction reads classes of input, with the words it needs (hardware,
+//     model families, device names, error templates) taken from the packs'
+//     Vocabulary and entries, not from Go.
+//   - Every link in a composed reply comes from a matched Entry; facts from
+//     the post appear only in code spans, and any other text that is not a
+//     curated pack's own is made inert (Inert), so replies cannot @mention
+//     people, show images, inject HTML or BBCode, or break out of a code
+//     span. ReplyProblems checks a reply for exactly that.
+//   - Every Match carries the named evidence (Evidence) the Model weighs
+//     into its Score, the reasons shown to staff, and a calibrated
+//     Confidence.
 package knowledge
