@@ -49,6 +49,7 @@ func TestCrashChild(t *testing.T) {
 	fmt.Println("HERALD_CHILD_READY")
 	for {
 		_ = b.Cycle(ctx) // errors (injected faults) are retried next cycle
+		fmt.Println("HERALD_CHILD_CYCLE")
 	}
 }
 
@@ -141,8 +142,25 @@ func TestCrashSafety(t *testing.T) {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() && sc.Text() != "HERALD_CHILD_READY" {
 		}
-		go func() { _, _ = io.Copy(io.Discard, out) }()
-		timer := time.AfterFunc(time.Duration(r.IntN(300))*time.Millisecond, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
+		// A run meant to die between a POST and its recording that had
+		// nothing to post dies after its first whole cycle.
+		lastKill := killOnCreate
+		go func() {
+			for sc.Scan() {
+				if lastKill && sc.Text() == "HERALD_CHILD_CYCLE" {
+					_ = cmd.Process.Signal(syscall.SIGKILL)
+				}
+			}
+			_, _ = io.Copy(io.Discard, out)
+		}()
+		// A run meant to die between a POST and its recording gets time
+		// to reach the POST however loaded the machine is; the others die
+		// at a random point of their first 300 ms.
+		wait := time.Duration(r.IntN(300)) * time.Millisecond
+		if killOnCreate {
+			wait = 3 * time.Second
+		}
+		timer := time.AfterFunc(wait, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
 		_ = cmd.Wait()
 		timer.Stop()
 		mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,13 +21,32 @@ import (
 // with the bot started after the seeded topics (no backfill).
 type sweepHarness struct {
 	*harness
-	now *time.Time
+	clock *testClock
+}
+
+// testClock is a settable clock shared by the bot and the fake forum; the
+// forum reads it from its handler goroutines, so it is locked.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
 }
 
 func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
 	t.Helper()
-	clock := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
-	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(func() time.Time { return clock }))
+	clock := &testClock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)}
+	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(clock.Now))
 	t.Cleanup(forum.Close)
 	demo := forum.Seed("herald")
 	c := newBotClient(t, forum.URL)
@@ -36,9 +56,9 @@ func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.SetClock(func() time.Time { return clock })
-	h := &sweepHarness{harness: &harness{t: t, forum: forum, demo: demo, bot: b, db: a.DB}, now: &clock}
-	clock = clock.Add(48 * time.Hour)
+	b.SetClock(clock.Now)
+	h := &sweepHarness{harness: &harness{t: t, forum: forum, demo: demo, bot: b, db: a.DB}, clock: clock}
+	clock.Advance(48 * time.Hour)
 	h.cycle() // first start: history is left to the sweep
 	return h
 }
@@ -144,7 +164,7 @@ func TestDigestContent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	*h.now = h.now.Add(3 * time.Hour)
+	h.clock.Advance(3 * time.Hour)
 	rep, err := h.bot.Sweep(ctx, SweepOptions{MinAge: time.Hour, AllowedTags: allowed})
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +236,7 @@ func TestDigestIsAnAction(t *testing.T) {
 	_ = h.bot.RunActions(ctx)
 	// Past the forum's 120 s create memo, which would otherwise hide a
 	// second create by returning the first.
-	*h.now = h.now.Add(10 * time.Minute)
+	h.clock.Advance(10 * time.Minute)
 	h.cycle()
 	// The same period again: one digest a period.
 	if err := h.bot.QueueDigest(ctx, "## Herald digest\n\nweek one, again", h.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
@@ -237,7 +257,7 @@ func TestDigestIsAnAction(t *testing.T) {
 func TestLearnFromAcceptedAnswer(t *testing.T) {
 	h := newSweepHarness(t, Options{Mode: ModeQueue, QueueFloor: 0.01})
 	ctx := context.Background()
-	since := *h.now
+	since := h.clock.Now()
 	topic, _, err := h.forum.CreateTopic("alice", h.demo.Support.ID, "Triton cache directory is not writable",
 		"Starting the server fails:\n\n```\nvllm serve Qwen/Qwen2.5-7B-Instruct\nRuntimeError: Triton cache directory /root/.triton/cache is not writable\n```\nvllm 0.9.2")
 	if err != nil {
