@@ -45,8 +45,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	perCase := fs.Bool("per-case", false, "also print one row per case")
 	folds := fs.Int("folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
 	seed := fs.Uint64("seed", 1, "seed of the stratified fold split")
-	targetWrong := fs.Float64("target-wrong", 5, "wrong-post rate in percent the fitted reply threshold aims at")
-	useful := fs.Float64("useful-drafts", 50, "share in percent of queued drafts with a fitting entry the fitted queue floor aims at")
+	o := fitFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -54,23 +53,12 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return usagef("bench cases takes one FILE")
 	}
-	cases, err := readCasesFile(pos[0])
+	run, err := answerCases(ctx, pos[0], *kbPath)
 	if err != nil {
 		return err
 	}
-	db, cleanup, err := openKB(ctx, *kbPath)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	a, err := bot.NewAnswerer(ctx, db, "herald")
-	if err != nil {
-		return err
-	}
-	preds, err := predictCases(ctx, a, cases)
-	if err != nil {
-		return err
-	}
+	defer run.close()
+	cases, db, a, preds := run.cases, run.db, run.a, run.preds
 	var herald, base []bench.Result
 	for _, c := range cases {
 		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
@@ -97,9 +85,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var cols []column
 	var cv bench.CrossValidation
 	if *folds > 0 {
-		o := bench.DefaultFitOptions()
-		o.TargetWrong, o.UsefulDrafts = *targetWrong, *useful
-		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, o)
+		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, *o)
 		herald = cv.HeldOut
 		cols = append(cols,
 			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Schema())},
@@ -184,7 +170,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
 		}
 		fmt.Fprintf(stdout, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
-			*targetWrong, *useful, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
+			o.TargetWrong, o.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
 		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
 	}
 	if n, med, most, unsafe := draftLengths(a, preds); n > 0 {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"github.com/heraldbot/herald/store"
 	"io"
 	"os"
 	"slices"
@@ -45,6 +47,48 @@ func loadModel(path string) (*knowledge.Model, error) {
 	return m, nil
 }
 
+// caseRun is a labelled cases file answered once against a knowledge base.
+type caseRun struct {
+	cases []bench.Case
+	db    *store.DB
+	a     *bot.Answerer
+	preds []bench.Prediction
+	close func()
+}
+
+// answerCases reads the cases at path and answers them against the
+// knowledge base at kb ("" for the embedded packs); close releases it.
+func answerCases(ctx context.Context, path, kb string) (*caseRun, error) {
+	cases, err := readCasesFile(path)
+	if err != nil {
+		return nil, err
+	}
+	db, cleanup, err := openKB(ctx, kb)
+	if err != nil {
+		return nil, err
+	}
+	a, err := bot.NewAnswerer(ctx, db, "herald")
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	preds, err := predictCases(ctx, a, cases)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	return &caseRun{cases: cases, db: db, a: a, preds: preds, close: cleanup}, nil
+}
+
+// fitFlags adds the fitting targets to fs.
+func fitFlags(fs *flag.FlagSet) *bench.FitOptions {
+	o := bench.DefaultFitOptions()
+	fs.Float64Var(&o.TargetWrong, "target-wrong", o.TargetWrong, "wrong-post rate in percent the reply threshold aims at")
+	fs.Float64Var(&o.UsefulDrafts, "useful-drafts", o.UsefulDrafts, "share in percent of queued drafts with a fitting entry the queue floor aims at")
+	fs.Float64Var(&o.L2, "l2", o.L2, "ridge on the feature weights, towards the hand-set prior")
+	return &o
+}
+
 // readCasesFile reads a labelled cases file.
 func readCasesFile(path string) ([]bench.Case, error) {
 	f, err := os.Open(path)
@@ -64,10 +108,7 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	dbPath := fs.String("db", "", "knowledge base (default: the embedded packs)")
 	out := fs.String("out", "", "write the model here (default: standard output)")
 	folds := fs.Int("folds", 5, "cross-validation folds for the held-out report (0: none)")
-	o := bench.DefaultFitOptions()
-	fs.Float64Var(&o.TargetWrong, "target-wrong", o.TargetWrong, "wrong-post rate in percent the reply threshold aims at")
-	fs.Float64Var(&o.UsefulDrafts, "useful-drafts", o.UsefulDrafts, "share in percent of queued drafts with a fitting entry the queue floor aims at")
-	fs.Float64Var(&o.L2, "l2", o.L2, "ridge on the feature weights")
+	o := fitFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -75,32 +116,21 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return usagef("kb fit takes one CASES.jsonl file")
 	}
-	cases, err := readCasesFile(pos[0])
+	run, err := answerCases(ctx, pos[0], *dbPath)
 	if err != nil {
 		return err
 	}
-	db, cleanup, err := openKB(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	a, err := bot.NewAnswerer(ctx, db, "herald")
-	if err != nil {
-		return err
-	}
-	preds, err := predictCases(ctx, a, cases)
-	if err != nil {
-		return err
-	}
+	defer run.close()
+	cases, a, preds := run.cases, run.a, run.preds
 	if *folds > 0 {
-		cv := bench.CrossValidate(preds, *folds, 1, a.Engine.Thresholds, o)
+		cv := bench.CrossValidate(preds, *folds, 1, a.Engine.Thresholds, *o)
 		h := bench.Score(cases, cv.HeldOut, nil)
 		in := bench.Score(cases, cv.InSample, nil)
 		fmt.Fprintf(stderr, "%d cases, %d folds, held-out (in-sample): support posts answered %.1f%% (%.1f%%), wrong posts %.1f%% of %d (%.1f%% of %d), strict hit@1 %.1f (%.1f), lenient hit@3 %.1f (%.1f)\n",
 			len(cases), *folds, 100-h.SupportSilentPct, 100-in.SupportSilentPct, h.WrongPostPct, h.Replies, in.WrongPostPct, in.Replies,
 			h.StrictHit1, in.StrictHit1, h.LenientHit3, in.LenientHit3)
 	}
-	m := bench.FitModel(preds, a.Engine.Thresholds, o)
+	m := bench.FitModel(preds, a.Engine.Thresholds, *o)
 	m.FittedOn = fmt.Sprintf("%s: %d cases (%s)", pos[0], len(cases), countCategories(cases))
 	fmt.Fprintf(stderr, "fitted: reply at confidence %.3f, queue floor %.3f\n", m.Reply, m.QueueFloor)
 	w := stdout
