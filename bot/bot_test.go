@@ -293,3 +293,39 @@ func TestPerCategoryThreshold(t *testing.T) {
 		t.Error("posted below the category's auto-post confidence")
 	}
 }
+
+// TestFirstStartOnAnEmptyForum: a bot first started on a forum with no
+// posts answers the forum's first topic, also across a restart.
+func TestFirstStartOnAnEmptyForum(t *testing.T) {
+	forum := discoursetest.New(discoursetest.WithRateLimit(0))
+	defer forum.Close()
+	forum.SeedBasic("herald")
+	forum.AddAPIKey(discoursetest.BotAPIKey, "herald")
+	a := newTestAnswerer(t)
+	opts := Options{Username: "herald", Mode: ModeAuto}
+	b, err := New(newBotClient(t, forum.URL), a.DB, a, opts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := b.Cycle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A restart between the empty first poll and the first topic.
+	b, err = New(newBotClient(t, forum.URL), a.DB, a, opts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic, _, err := forum.CreateTopic("bob", 1, "Out of memory on a 16 GB card",
+		"vllm serve google/diffusiongemma-26B-A4B-it --cpu-offload-gb 100 --gpu-memory-utilization 0.1\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 968.00 MiB. GPU 0 has a total capacity of 15.98 GiB of which 354.00 MiB is free.\n\nvllm 0.24.0+rocm725")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Cycle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	acts, err := a.DB.ListActions(ctx, store.ActionFilter{TopicID: topic.ID})
+	if err != nil || len(acts) != 1 {
+		t.Fatalf("the forum's first topic got %d decisions (%v), want 1", len(acts), err)
+	}
+}

@@ -51,6 +51,13 @@ func (b *Bot) pollPosts(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("bot: poll posts: %w", err)
 	}
 	if len(page) == 0 {
+		if !ok {
+			// First start on an empty forum: remember that we looked, so
+			// that its first topics are new posts, not history.
+			_, err := b.db.Record(ctx, nil, store.CursorUpdate{Name: cursorPosts, Value: 0})
+			b.log.Info("first start on an empty forum: every new topic will be triaged")
+			return false, err
+		}
 		return false, nil
 	}
 	newest := int64(page[0].ID)
