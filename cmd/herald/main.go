@@ -16,6 +16,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -46,11 +50,84 @@ Usage:
   herald kb search [--db PATH] TEXT
   herald kb stats  [--db PATH]
   herald kb fit    CASES.jsonl [--db PATH] [--out model.json] [--target-wrong 5] [--useful-drafts 50] [--folds 5]
-  herald bench cases FILE [--kb PATH] [--json] [--per-case]
+  herald bench cases FILE [--kb PATH] [--folds 5] [--json] [--per-case]
+  herald version
   herald bench semeval DIR [--run FILE] [--json]
   herald bench speed [--sizes 1000,10000,100000] [--posts N] [--json]
   herald bench soak [--topics 10000] [--replies 50000] [--batch 100]
 `
+
+// helpError carries the help a command printed for --help: it is shown
+// on standard output and the exit code is 0.
+type helpError struct{ text string }
+
+func (e *helpError) Error() string { return "help requested" }
+
+// groups are the commands that take a subcommand.
+var groups = map[string]bool{"kb": true, "bench": true, "queue": true}
+
+// commandUsage returns the usage lines of a command or command group
+// ("kb", "kb list", "queue approve"), or the whole usage when none match.
+// A usage line names alternatives with "|" (pause|resume, list|show).
+func commandUsage(name string) string {
+	want := strings.Fields(strings.TrimPrefix(name, "queue history"))
+	if strings.HasPrefix(name, "queue history") {
+		want = []string{"history"}
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(usage, "\n") {
+		words := strings.Fields(line)
+		if len(words) < 1+len(want) || words[0] != "herald" {
+			continue
+		}
+		match := true
+		for i, w := range want {
+			if !slices.Contains(strings.Split(words[1+i], "|"), w) {
+				match = false
+				break
+			}
+		}
+		if match {
+			b.WriteString(line + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return usage
+	}
+	return "Usage:\n" + b.String()
+}
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "help" || arg == "-help"
+}
+
+// version is the build's module version and VCS revision.
+func version() string {
+	v, rev, dirty := "(devel)", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	if rev != "" {
+		return fmt.Sprintf("herald %s (%s, %s)", v, rev, runtime.Version())
+	}
+	return fmt.Sprintf("herald %s (%s)", v, runtime.Version())
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -59,26 +136,45 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
+// exitCode reports err once and maps it to the exit status: 2 for a
+// command-line mistake, 1 for anything else.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stderr, "herald:", err)
-		}
-		fmt.Fprint(stderr, usage)
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "herald: %v\nRun 'herald --help' for usage.\n", err)
 		return 2
 	}
 	fmt.Fprintln(stderr, "herald:", err)
 	return 1
 }
 
-// run dispatches a subcommand. It is main without the process: tests call it.
+// run dispatches a subcommand. It is main without the process: tests call
+// it. --help anywhere prints that command's help on stdout and succeeds,
+// before anything is opened.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	err := dispatch(ctx, args, stdin, stdout, stderr)
+	var he *helpError
+	if errors.As(err, &he) {
+		_, err = io.WriteString(stdout, he.text)
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("missing command")
+	}
+	switch {
+	case args[0] == "version" || args[0] == "--version" || args[0] == "-version":
+		_, err := fmt.Fprintln(stdout, version())
+		return err
+	case groups[args[0]] && len(args) == 1:
+		return usagef("%s needs a subcommand:\n%s", args[0], commandUsage(args[0]))
+	case groups[args[0]] && isHelp(args[1]):
+		return &helpError{commandUsage(args[0])}
 	}
 	switch args[0] {
 	case "answer":
@@ -106,8 +202,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "resume":
 		return cmdPause(ctx, args[1:], false, stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+		return &helpError{usage}
 	}
 	return usagef("unknown command %q", args[0])
 }
@@ -118,7 +213,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, &helpError{commandHelp(fs)}
+			}
+			return nil, usagef("%s: %v (see 'herald %s --help')", fs.Name(), err, fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -132,8 +230,22 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set for command name that reports nothing
+// itself: a parse error or --help comes back from parseInterleaved and is
+// shown once.
+func newFlagSet(name string, _ io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	return fs
+}
+
+// commandHelp is a command's usage lines and its flags.
+func commandHelp(fs *flag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString(commandUsage(fs.Name()))
+	b.WriteString("\nFlags:\n")
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	return b.String()
 }

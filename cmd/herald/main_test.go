@@ -147,3 +147,39 @@ func TestUsageErrors(t *testing.T) {
 		t.Error("kb list on a missing database succeeded")
 	}
 }
+
+// TestCLIConventions: --help on every command and group succeeds on
+// stdout with that command's help and opens nothing; an unknown flag is a
+// usage error (exit 2) reported once; version prints the build.
+func TestCLIConventions(t *testing.T) {
+	t.Chdir(t.TempDir()) // no herald.db, no config.yaml here
+	commands := []string{"demo", "run", "pause", "resume", "sweep", "replay", "history", "admin-link", "answer",
+		"kb", "kb import", "kb list", "kb show", "kb search", "kb stats", "kb fit", "kb learn", "kb import-github",
+		"bench", "bench cases", "bench semeval", "bench speed", "bench soak",
+		"queue", "queue list", "queue show", "queue approve", "queue edit", "queue reject"}
+	for _, c := range commands {
+		args := append(strings.Fields(c), "--help")
+		out, errOut, err := runCmd(t, "", args...)
+		if err != nil || !strings.Contains(out, strings.Fields(c)[0]) || !strings.HasPrefix(out, "Usage:") || errOut != "" {
+			t.Errorf("herald %s --help: err %v, stdout %q, stderr %q", c, err, firstLine(out), errOut)
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("--help created %v", entries)
+	}
+	_, errOut, err := runCmd(t, "", "answer", "--no-such-flag")
+	var buf bytes.Buffer
+	if code := exitCode(err, &buf); code != 2 || strings.Count(buf.String()+errOut, "no-such-flag") != 1 {
+		t.Errorf("unknown flag: exit %d, reported %q%q", code, errOut, buf.String())
+	}
+	for _, v := range []string{"version", "--version"} {
+		if out, _, err := runCmd(t, "", v); err != nil || !strings.HasPrefix(out, "herald ") {
+			t.Errorf("herald %s = %q, %v", v, out, err)
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
