@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"github.com/heraldbot/herald/discourse"
@@ -170,7 +171,18 @@ func defaultConfig() Config {
 // HERALD_WEBHOOK_SECRET, HERALD_BOT_MODE) and validates.
 func parseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
 	c := defaultConfig()
-	dec := yaml.NewDecoder(r)
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := checkConfigNode(&doc); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("config: %w", err)

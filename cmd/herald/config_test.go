@@ -142,3 +142,22 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestConfigErrorsInPlainWords: a typo names the key, its line and the
+// nearest valid key; a duration without a unit names the field; neither
+// prints a Go type.
+func TestConfigErrorsInPlainWords(t *testing.T) {
+	env := func(string) string { return "" }
+	base := "discourse:\n  url: https://forum.example.org\n  api_key: k\n"
+	for in, want := range map[string]string{
+		base + "bot:\n  pol_interval: 30s\n":         "config line 5: unknown key bot.pol_interval (did you mean bot.poll_interval?)",
+		base + "bot:\n  poll_interval: 5\n":          `config line 5: bot.poll_interval: "5" is not a duration; write it with a unit, e.g. 5s`,
+		base + "sweeps:\n  digest:\n    perod: 1h\n": "config line 6: unknown key sweeps.digest.perod (did you mean sweeps.digest.period?)",
+		"discorse:\n  url: x\n":                      "config line 1: unknown key discorse (did you mean discourse?)",
+	} {
+		_, err := parseConfig(strings.NewReader(in), env)
+		if err == nil || err.Error() != want || strings.Contains(err.Error(), "struct") {
+			t.Errorf("error %v,\nwant %s", err, want)
+		}
+	}
+}
