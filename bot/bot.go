@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/heraldbot/herald/discourse"
@@ -99,6 +100,7 @@ type Bot struct {
 	metrics  *Metrics
 	now      func() time.Time
 	wake     chan struct{}
+	health   health
 }
 
 // New returns a bot. metrics may be nil.
@@ -153,9 +155,45 @@ func (b *Bot) Run(ctx context.Context, interval time.Duration) error {
 // Cycle polls once and performs the approved actions.
 func (b *Bot) Cycle(ctx context.Context) error {
 	perr := b.Poll(ctx)
+	b.health.observe(perr)
 	rerr := b.RunActions(ctx)
 	b.updateQueueDepth(ctx)
 	return errors.Join(perr, rerr)
+}
+
+// Ready reports whether the bot's last poll reached the forum with its key
+// accepted, and if not, why: what /healthz answers.
+func (b *Bot) Ready() (bool, string) { return b.health.get() }
+
+// health is the outcome of the last poll, read by /healthz.
+type health struct {
+	mu     sync.Mutex
+	ok     bool
+	reason string
+}
+
+func (h *health) observe(err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var rl *discourse.RateLimitError
+	switch {
+	case err == nil, errors.As(err, &rl):
+		h.ok, h.reason = true, "" // rate limited is reachable and authorised
+	case errors.Is(err, discourse.ErrInvalidKey), errors.Is(err, discourse.ErrForbidden):
+		h.ok, h.reason = false, "the forum rejects the API key or its username (discourse.api_key, discourse.username): "+err.Error()
+	case errors.Is(err, context.Canceled):
+	default:
+		h.ok, h.reason = false, "the forum is unreachable or failing (discourse.url): "+err.Error()
+	}
+}
+
+func (h *health) get() (bool, string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.ok && h.reason == "" {
+		return false, "starting: the forum has not been polled yet"
+	}
+	return h.ok, h.reason
 }
 
 // Paused reports whether staff have paused the bot (herald pause).

@@ -3,8 +3,12 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/heraldbot/herald/discourse"
 
 	"github.com/heraldbot/herald/store"
 )
@@ -181,5 +185,37 @@ func TestRunnerRefusesANonInertDraft(t *testing.T) {
 	}
 	if a := h.actionsFor(topic.ID)[0]; a.State != store.StateFailed {
 		t.Errorf("state %s, want failed", a.State)
+	}
+}
+
+// TestReadinessSaysWhy: /healthz is ready only when the last poll reached
+// the forum with the key accepted; otherwise it says why.
+func TestReadinessSaysWhy(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeShadow})
+	if ok, reason := h.bot.Ready(); ok || !strings.Contains(reason, "not been polled") {
+		t.Errorf("before the first poll: %v %q", ok, reason)
+	}
+	h.cycle()
+	if ok, reason := h.bot.Ready(); !ok {
+		t.Errorf("after a good poll: not ready: %s", reason)
+	}
+	a := newTestAnswerer(t)
+	wrongKey, err := discourse.NewClient(h.forum.URL, discourse.WithAPIKey("wrong-key", "herald"), discourse.WithRequestBudget(0, 0), discourse.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := New(wrongKey, a.DB, a, Options{Username: "herald"}, nil, nil)
+	_ = b.Cycle(context.Background())
+	if ok, reason := b.Ready(); ok || !strings.Contains(reason, "rejects the API key") {
+		t.Errorf("wrong key: %v %q", ok, reason)
+	}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	url := closed.URL
+	closed.Close()
+	gone, _ := discourse.NewClient(url, discourse.WithRequestBudget(0, 0), discourse.WithRetries(0, 0))
+	b, _ = New(gone, a.DB, a, Options{Username: "herald"}, nil, nil)
+	_ = b.Cycle(context.Background())
+	if ok, reason := b.Ready(); ok || !strings.Contains(reason, "unreachable") {
+		t.Errorf("unreachable forum: %v %q", ok, reason)
 	}
 }

@@ -89,6 +89,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := checkForum(ctx, client, cfg); err != nil {
+		return err
+	}
 	return serveBot(ctx, botRuntime{
 		schedules: func(ctx context.Context, b *bot.Bot) (func(), error) { return startSchedules(ctx, b, cfg, log) },
 		extra:     func(mux *http.ServeMux) { mux.Handle("/admin/", page.Handler()) },
@@ -144,7 +147,11 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := rt.db.Setting(r.Context(), "paused"); err != nil {
-			http.Error(w, "store unavailable", http.StatusServiceUnavailable)
+			http.Error(w, "not ready: store unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		if ok, reason := b.Ready(); !ok {
+			http.Error(w, "not ready: "+reason, http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ok")
@@ -239,4 +246,24 @@ func cmdPause(ctx context.Context, args []string, paused bool, stdout, stderr io
 	}
 	_, err = fmt.Fprintln(stdout, "herald", state)
 	return err
+}
+
+// checkForum checks, at start, that the forum accepts the API key as the
+// configured bot user, and that the user may whisper when whispers are
+// on. A key the forum rejects is a configuration error named by its
+// setting; an unreachable forum is not (it may come back): /healthz says
+// so until it does.
+func checkForum(ctx context.Context, client *discourse.Client, cfg *Config) error {
+	u, err := client.CurrentUser(ctx)
+	switch {
+	case errors.Is(err, discourse.ErrInvalidKey), errors.Is(err, discourse.ErrForbidden), errors.Is(err, discourse.ErrNotFound):
+		return &ValidationError{Field: "discourse.api_key", Err: fmt.Errorf("the forum at %s rejects the key for user %q: %w", cfg.Discourse.URL, cfg.Discourse.Username, err)}
+	case err != nil:
+		return nil // unreachable for now: serve /healthz "not ready" and keep trying
+	case !strings.EqualFold(u.Username, cfg.Discourse.Username):
+		return &ValidationError{Field: "discourse.username", Err: fmt.Errorf("the key acts as %q, not %q", u.Username, cfg.Discourse.Username)}
+	case cfg.Bot.Whisper && !u.Staff:
+		return &ValidationError{Field: "bot.whisper", Err: fmt.Errorf("%s is not staff, and only staff may post whispers", u.Username)}
+	}
+	return nil
 }

@@ -78,3 +78,23 @@ func TestAdminLinkChecksTheUser(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRefusesARejectedKey: `herald run` with a key the forum rejects
+// stops at start with an error naming the setting.
+func TestRunRefusesARejectedKey(t *testing.T) {
+	forum := discoursetest.New(discoursetest.WithRateLimit(0))
+	defer forum.Close()
+	forum.Seed("herald")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: not-the-key\n  username: herald\nstore:\n  path: " +
+		filepath.Join(dir, "h.db") + "\nknowledge:\n  sources: []\nhttp:\n  listen: 127.0.0.1:0\n"
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCmd(t, "", "run", "--config", cfg)
+	var ve *ValidationError
+	if !errors.As(err, &ve) || ve.Field != "discourse.api_key" {
+		t.Errorf("run with a rejected key: %v, want a ValidationError on discourse.api_key", err)
+	}
+}
