@@ -16,10 +16,13 @@ test:
 # support topics and the bot in auto mode answering them. No forum, no
 # config. Ctrl-C stops it.
 demo:
-	$(GO) run -tags $(TAGS) ./cmd/herald demo
+	@echo "building herald (the first build compiles SQLite with cgo: about 1-3 minutes on 2 cores; later ones take seconds)..."
+	$(GO) build -tags $(TAGS) -o bin/herald ./cmd/herald
+	bin/herald demo $(DEMO_FLAGS)
 
 # One post, one answer, from the built-in vLLM knowledge pack.
 answer:
+	@echo "building herald (the first build compiles SQLite with cgo: about 1-3 minutes on 2 cores)..."
 	$(GO) run -tags $(TAGS) ./cmd/herald answer examples/oom-rocm-offload.md \
 		--title "Running out of memory despite very low --gpu-memory-utilization"
 

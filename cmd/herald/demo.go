@@ -28,8 +28,14 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	apiKey := fset.String("api-key", "", "with --forum-only: a global API key valid for any Api-Username")
 	botListen := fset.String("bot-listen", "127.0.0.1:0", "the bot's /healthz and /metrics address")
 	poll := fset.Duration("poll", 2*time.Second, "poll interval")
+	mode := fset.String("mode", "auto", "the bot's mode: auto (post what the model is sure of, queue the rest), queue (every draft waits for approval) or shadow (post nothing)")
 	if _, err := parseInterleaved(fset, args); err != nil {
 		return err
+	}
+	switch bot.Mode(*mode) {
+	case bot.ModeAuto, bot.ModeQueue, bot.ModeShadow:
+	default:
+		return usagef("demo --mode %q: want auto, queue or shadow", *mode)
 	}
 	log := newLogger("info", "text", stderr)
 	const connectSecret = "demo-discourse-connect-secret"
@@ -90,13 +96,14 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "api key (any user): %s\n", discoursetest.AdminAPIKey)
-	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it within seconds:\n")
+	fmt.Fprintf(stdout, "mode: %s (drafts the model is not sure enough to post wait in the approval queue on the admin page)\n", *mode)
+	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it, or queue a draft, within seconds:\n")
 	fmt.Fprintf(stdout, "  curl -s %s/posts.json -H 'Api-Key: %s' -H 'Api-Username: alice' -d category=1 --data-urlencode 'title=OOM with --cpu-offload-gb on 0.24' --data-urlencode \"raw=$(printf 'vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\\n\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n\\nvllm 0.24.0')\"\n", forumURL, discoursetest.AdminAPIKey)
 	fmt.Fprintf(stdout, "  then read it: %s/t/topic/6/1 (or /t/6.json)\n", forumURL)
 	var page atomic.Pointer[admin.Server]
 	return serveBot(ctx, botRuntime{
 		db: db, client: client, log: log, listen: *botListen, interval: *poll, botName: "herald",
-		opts: bot.Options{Username: "herald", Mode: bot.ModeAuto, Backfill: 24 * time.Hour},
+		opts: bot.Options{Username: "herald", Mode: bot.Mode(*mode), Backfill: 24 * time.Hour},
 		extra: func(mux *http.ServeMux) {
 			mux.Handle("/admin/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if p := page.Load(); p != nil {
