@@ -61,6 +61,9 @@ type Config struct {
 	Prefix string
 	// Groups are forum groups whose members may use the page besides staff.
 	Groups []string
+	// Categories names the forum's categories by id, for the page (nil:
+	// ids are shown).
+	Categories map[int]string
 	// Secure marks cookies Secure (serve over TLS).
 	Secure bool
 	// IdleTimeout and MaxAge bound sessions (defaults 2h and 24h).

@@ -121,6 +121,14 @@ func TestLoginQueueAndApprove(t *testing.T) {
 	if strings.Contains(body, "<script>") || strings.Contains(body, "evil.example/x.png\"") && strings.Contains(body, "<img") {
 		t.Errorf("the post is not rendered safely:\n%s", body)
 	}
+	// The decision sits above the post, the facts are a table of words
+	// (no JSON escapes), and nothing relies on inline styles the CSP blocks.
+	if a, p := strings.Index(body, `id="approve"`), strings.Index(body, "<h3>The post</h3>"); a < 0 || p < 0 || a > p {
+		t.Errorf("the Approve button (at %d) is not above the post (at %d)", a, p)
+	}
+	if !strings.Contains(body, `<table class="facts">`) || strings.Contains(body, `\u003c`) || strings.Contains(body, `style="`) {
+		t.Errorf("facts not a readable table, or an inline style:\n%s", body)
+	}
 	m := csrfRE.FindStringSubmatch(body)
 	if m == nil {
 		t.Fatal("no CSRF token on the draft page")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/heraldbot/herald/bot"
@@ -72,7 +73,7 @@ func TestBrowserReviewFlow(t *testing.T) {
 	mux := http.NewServeMux()
 	pageSrv := httptest.NewServer(mux)
 	t.Cleanup(pageSrv.Close)
-	page, err := admin.New(admin.Config{DB: db, ForumURL: forum.URL, BaseURL: pageSrv.URL,
+	page, err := admin.New(admin.Config{DB: db, ForumURL: forum.URL, BaseURL: pageSrv.URL, Categories: map[int]string{1: "Support", 2: "Staff"},
 		Connect: &discourse.Connect{ForumURL: forum.URL, Secret: ssoSecret, Nonces: db}})
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +110,19 @@ func TestBrowserReviewFlow(t *testing.T) {
 			t.Fatalf("browser, %s: %v", what, err)
 		}
 	}
+	// Every page records the Content-Security-Policy violations it causes
+	// (inline styles its own CSP blocks among them); the test reads them.
+	_, err = chromedp.Call(bctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `window.__csp = []; document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + (e.blockedURI || e.sample || "")));`})
+	step("watch for CSP violations", err)
+	cspViolations := func(where string) {
+		t.Helper()
+		got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`window.__csp || []`))
+		step("read CSP violations", err)
+		if len(got) > 0 {
+			t.Errorf("%s: the page violates its own CSP: %q", where, got)
+		}
+	}
 	step("log in", chromedp.Do(bctx,
 		chromedp.Navigate(pageSrv.URL+"/admin/"),
 		chromedp.WaitVisible(chromedp.ID("username")),
@@ -116,12 +130,14 @@ func TestBrowserReviewFlow(t *testing.T) {
 		chromedp.Click(chromedp.ID("login")),
 		chromedp.WaitVisible(chromedp.CSS("table")),
 	))
+	cspViolations("queue")
 	queuePNG, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	step("screenshot the queue", err)
 	step("open a draft", chromedp.Do(bctx,
 		chromedp.Click(chromedp.Search(`//a[contains(., "Running out of memory")]`)),
 		chromedp.WaitVisible(chromedp.ID("draft")),
 	))
+	cspViolations("draft")
 	draftPNG, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
 	step("screenshot the draft", err)
 	step("edit and approve", chromedp.Do(bctx,
@@ -133,6 +149,7 @@ func TestBrowserReviewFlow(t *testing.T) {
 	step("read the state", err)
 	shot("queue.png", queuePNG)
 	shot("draft.png", draftPNG)
+
 	if state != store.StateApproved {
 		t.Fatalf("state after approval = %q", state)
 	}

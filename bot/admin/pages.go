@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/heraldbot/herald/knowledge"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -75,7 +76,7 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 	type row struct {
 		ID                                           int64
 		Title, TopicURL, Trigger, Reason, Asker, Age string
-		Category                                     int
+		Category                                     string
 		Confidence                                   float64
 		Matches                                      []string
 		Mode                                         string
@@ -104,7 +105,7 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 		a := &list[i]
 		rp := decodeReply(a)
 		rw := row{ID: a.ID, Title: rp.TopicTitle, TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
-			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: rp.CategoryID, Confidence: a.Confidence, Mode: a.Mode}
+			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
 		if a.Kind == "teach" {
 			rw.Title = "Teach: " + rp.TopicTitle
 		}
@@ -198,21 +199,9 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	type kv struct{ K, V string }
-	var facts []kv
-	var f map[string]any
+	var f knowledge.Facts
 	_ = json.Unmarshal(rp.Facts, &f)
-	keys := make([]string, 0, len(f))
-	for k := range f {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		b, _ := json.Marshal(f[k])
-		if v := string(b); v != "null" && v != "[]" && v != "{}" && v != `""` {
-			facts = append(facts, kv{k, v})
-		}
-	}
+	facts := factRows(&f)
 	outs, err := s.cfg.DB.EntryOutcomes(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
@@ -231,12 +220,14 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		Reply             reply
 		TopicURL, Result  string
 		Question, Preview template.HTML
-		Facts             []kv
+		Facts             []factRow
+		CategoryName      string
 		Audit             []store.AuditEntry
 		Diff              []diffLine
 		Notice            string
 	}{page: s.page(r, rp.TopicTitle), Outcome: outcome, Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
-		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice")}
+		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice"),
+		CategoryName: s.categoryName(rp.CategoryID)}
 	if rp.Original != "" && rp.Original != rp.Draft {
 		data.Diff = lineDiff(rp.Original, rp.Draft)
 	}
@@ -397,4 +388,94 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 func (s *Server) shadow(w http.ResponseWriter, r *http.Request) {
 	s.historyPage(w, r, "What Herald would have posted this week", store.ActionFilter{States: []string{store.StateShadow},
 		Since: s.cfg.Now().Add(-7 * 24 * time.Hour)}, s.cfg.Prefix+"/shadow")
+}
+
+// factRow is one line of the facts table: a label and its values, as text.
+type factRow struct {
+	K string
+	V []string
+}
+
+// factRows turns extracted facts into a readable table: commands as
+// written out, errors with their class and message, versions, hardware.
+func factRows(f *knowledge.Facts) []factRow {
+	var rows []factRow
+	add := func(k string, vs ...string) {
+		var keep []string
+		for _, v := range vs {
+			if strings.TrimSpace(v) != "" {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) > 0 {
+			rows = append(rows, factRow{k, keep})
+		}
+	}
+	var cmds []string
+	for _, c := range f.Commands {
+		s := c.String()
+		if c.Via != "" {
+			s += "  (via " + c.Via + ")"
+		}
+		cmds = append(cmds, s)
+	}
+	add("Commands", cmds...)
+	var errs []string
+	for _, e := range f.Errors {
+		s := e.Type
+		if e.Message != "" {
+			s += ": " + e.Message
+		}
+		if e.Inferred {
+			s += "  (class inferred from a known message)"
+		}
+		errs = append(errs, s)
+	}
+	add("Errors", errs...)
+	keys := make([]string, 0, len(f.Versions))
+	for k := range f.Versions {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var vers []string
+	for _, k := range keys {
+		vers = append(vers, k+" "+f.Versions[k])
+	}
+	add("Versions", vers...)
+	add("Platform", f.Platform)
+	var gpus []string
+	for _, g := range f.GPUs {
+		s := g.Name
+		if g.Count > 0 {
+			s = fmt.Sprintf("%d × %s", g.Count, s)
+		}
+		if g.MemoryGiB > 0 {
+			s += fmt.Sprintf(", %g GiB", g.MemoryGiB)
+		}
+		gpus = append(gpus, s)
+	}
+	add("GPUs", gpus...)
+	add("Models", f.Models...)
+	var env []string
+	for k, v := range f.Env {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	add("Environment", env...)
+	add("OS", f.OS)
+	add("Topics", strings.Join(f.Topics, ", "))
+	add("Goal", f.Intent)
+	return rows
+}
+
+// categoryName is a category's name for the page, or its id when the
+// forum's categories are not known.
+func (s *Server) categoryName(id int) string {
+	if name, ok := s.cfg.Categories[id]; ok {
+		return name
+	}
+	if id == 0 {
+		return "no category"
+	}
+	return fmt.Sprintf("category %d", id)
 }

@@ -116,7 +116,8 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ready: func(addr string) {
 			base := "http://" + addr
 			p, err := admin.New(admin.Config{DB: db, ForumURL: forumURL, BaseURL: base, Log: log.With("component", "admin"),
-				Connect: &discourse.Connect{ForumURL: forumURL, Secret: connectSecret, Nonces: db}})
+				Categories: categoryNames(ctx, client, log),
+				Connect:    &discourse.Connect{ForumURL: forumURL, Secret: connectSecret, Nonces: db}})
 			if err != nil {
 				log.Error("admin page", "err", err)
 				return

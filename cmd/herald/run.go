@@ -85,7 +85,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		connect = &discourse.Connect{ForumURL: cfg.Discourse.URL, Secret: cfg.Admin.ConnectSecret, Nonces: db}
 	}
 	page, err := admin.New(admin.Config{DB: db, Connect: connect, ForumURL: cfg.Discourse.URL, BaseURL: adminBase,
-		Groups: cfg.Admin.Groups, Secure: strings.HasPrefix(adminBase, "https://"), Log: log.With("component", "admin")})
+		Groups: cfg.Admin.Groups, Secure: strings.HasPrefix(adminBase, "https://"), Log: log.With("component", "admin"),
+		Categories: categoryNames(ctx, client, log)})
 	if err != nil {
 		return err
 	}
@@ -266,4 +267,19 @@ func checkForum(ctx context.Context, client *discourse.Client, cfg *Config) erro
 		return &ValidationError{Field: "bot.whisper", Err: fmt.Errorf("%s is not staff, and only staff may post whispers", u.Username)}
 	}
 	return nil
+}
+
+// categoryNames reads the forum's category names for the admin page; a
+// forum that does not answer leaves the page showing ids.
+func categoryNames(ctx context.Context, client *discourse.Client, log *slog.Logger) map[int]string {
+	cats, err := client.Categories(ctx)
+	if err != nil {
+		log.Warn("categories unavailable; the admin page shows ids", "err", err)
+		return nil
+	}
+	names := make(map[int]string, len(cats))
+	for _, c := range cats {
+		names[c.ID] = c.Name
+	}
+	return names
 }
