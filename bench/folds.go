@@ -79,7 +79,9 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	for i, p := range preds {
 		cases[i] = p.Case
 	}
+	// Out-of-fold scores: each post scored by weights fitted without it.
 	oof := make([]Prediction, len(preds))
+	foldOf := make([]*knowledge.Model, len(preds))
 	for _, fold := range Folds(cases, innerFolds, 17) {
 		var train []Prediction
 		for i, p := range preds {
@@ -89,9 +91,19 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 		}
 		m := fitScoring(train, o)
 		for _, i := range fold {
-			oof[i] = preds[i]
-			oof[i].Matches = m.Rescore(slices.Clone(preds[i].Matches))
+			foldOf[i] = m
 		}
+	}
+	// The calibration is fitted on those out-of-fold scores, so that a
+	// confidence means what it says on posts the weights did not see; the
+	// thresholds are chosen on the same calibrated, out-of-fold
+	// confidences.
+	model.Calibration = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
+	for i := range preds {
+		m := *foldOf[i]
+		m.Calibration = model.Calibration
+		oof[i] = preds[i]
+		oof[i].Matches = m.Rescore(slices.Clone(preds[i].Matches))
 	}
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
@@ -113,13 +125,21 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 	}
 	model := &knowledge.Model{Version: 1, Reply: 1, Calibration: knowledge.Calibration{Slope: 1}}
 	model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2, o.Prior)
+	model.Calibration = calibrate(preds, func(int) *knowledge.Model { return model })
+	return model
+}
+
+// calibrate fits the calibration of the top structured match of each
+// answerable prediction, scored by scorer(i), against whether staff would
+// accept it.
+func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) knowledge.Calibration {
 	var scores, margins []float64
 	var right []bool
-	for _, p := range preds {
+	for i, p := range preds {
 		if !answerable(p) {
 			continue
 		}
-		ms := model.Rescore(slices.Clone(p.Matches))
+		ms := scorer(i).Rescore(slices.Clone(p.Matches))
 		if len(ms) == 0 || !ms[0].Structured {
 			continue
 		}
@@ -127,8 +147,7 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 		margins = append(margins, knowledge.Margins(ms)[0])
 		right = append(right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
-	model.Calibration = knowledge.FitCalibration(scores, margins, right, 0.01)
-	return model
+	return knowledge.FitCalibration(scores, margins, right, 0.01)
 }
 
 // answerable reports whether a prediction can teach the model: a post the

@@ -138,14 +138,13 @@ var expected = map[string]struct {
 	"cooked-oom.html":         {knowledge.DecisionReply, []string{"vllm-project/vllm#15598"}, ""},
 	"cooked-rocm-radeon.html": {knowledge.DecisionReply, []string{"vllm-project/vllm#3040"}, ""},
 	"cooked-tool-parser.html": {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/features/tool_calling/"}, ""},
-	// The right entry is on top, at a calibrated confidence of 0.50.
-	"structured-output.md": {knowledge.DecisionAbstain, nil, "vllm-project/vllm#13038"},
-	"multi-image.md":       {knowledge.DecisionReply, []string{"vllm-project/vllm#9739"}, ""},
-	"go-panic.md":          {knowledge.DecisionAbstain, nil, ""},
-	"rust-panic.md":        {knowledge.DecisionAbstain, nil, ""},
-	"command-not-found.md": {knowledge.DecisionAbstain, nil, ""},
-	"cpp-hip.md":           {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/getting_started/amd-installation.html"}, ""},
-	"chained-causes.md":    {knowledge.DecisionReply, []string{"vllm-project/vllm#13579"}, ""},
+	"structured-output.md":    {knowledge.DecisionReply, []string{"vllm-project/vllm#13038"}, ""},
+	"multi-image.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9739"}, ""},
+	"go-panic.md":             {knowledge.DecisionAbstain, nil, ""},
+	"rust-panic.md":           {knowledge.DecisionAbstain, nil, ""},
+	"command-not-found.md":    {knowledge.DecisionAbstain, nil, ""},
+	"cpp-hip.md":              {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/getting_started/amd-installation.html"}, ""},
+	"chained-causes.md":       {knowledge.DecisionReply, []string{"vllm-project/vllm#13579"}, ""},
 	// The fitted weights rank #5484 second but below the citation bar
 	// (relevance 0.23): the post's only evidence for it is
 	// NCCL_P2P_DISABLE and tensor parallelism, and on the 95 dev posts a
@@ -175,28 +174,48 @@ func TestAnswerGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// What is pinned: whether the post is a support question, that
+			// nothing is claimed for the posts nothing fits, that the right
+			// entries are found (cited, or among the top three), and the text
+			// staff would see: the reply, or the draft queued when the
+			// model is not sure enough to post. The reply threshold is
+			// fitted data; bench measures it, not this test.
 			want := expected[name]
-			if ans.Decision != want.decision {
-				t.Errorf("decision = %s (confidence %.3f), want %s; top matches: %s", ans.Decision, ans.Confidence, want.decision, topIDs(ans))
+			switch want.decision {
+			case knowledge.DecisionIgnore:
+				if ans.Decision != knowledge.DecisionIgnore {
+					t.Errorf("decision = %s, want ignore", ans.Decision)
+				}
+			case knowledge.DecisionAbstain:
+				if ans.Decision == knowledge.DecisionReply {
+					t.Errorf("replied at confidence %.3f to a post nothing fits; top matches: %s", ans.Confidence, topIDs(ans))
+				}
+			default:
+				if ans.Decision == knowledge.DecisionIgnore {
+					t.Errorf("a support question was ignored")
+				}
+			}
+			draft := a.Draft(ans, 0)
+			cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, a.Engine.Thresholds.MaxCitations, nil)
+			if ans.Decision == knowledge.DecisionIgnore || want.decision == knowledge.DecisionAbstain {
+				draft, cited = ans.Reply, nil
+			}
+			var citedIDs []string
+			for _, m := range cited {
+				citedIDs = append(citedIDs, m.ID)
 			}
 			for _, id := range want.cites {
-				if !slices.Contains(ans.Cited, id) {
-					t.Errorf("cited %v, want %s among them; top matches: %s", ans.Cited, id, topIDs(ans))
+				if !slices.Contains(citedIDs, id) && !slices.ContainsFunc(ans.Matches[:min(3, len(ans.Matches))], func(m knowledge.Match) bool { return m.ID == id }) {
+					t.Errorf("%s neither cited nor in the top three: %s", id, topIDs(ans))
 				}
 			}
-			var cited []knowledge.Match
-			for _, m := range ans.Matches {
-				if slices.Contains(ans.Cited, m.ID) {
-					cited = append(cited, m)
-				}
-			}
-			for _, p := range knowledge.ReplyProblems(ans.Reply, knowledge.CitedURLs(cited)) {
+			for _, p := range knowledge.ReplyProblems(draft, knowledge.CitedURLs(cited)) {
 				t.Errorf("reply is not inert: %s", p)
 			}
 			if want.ranked != "" && !slices.ContainsFunc(ans.Matches[:min(3, len(ans.Matches))], func(m knowledge.Match) bool { return m.ID == want.ranked }) {
 				t.Errorf("%s not among the top three matches: %s", want.ranked, topIDs(ans))
 			}
-			got := fmt.Sprintf("decision: %s\nconfidence: %.3f\ncited: %s\n\n%s", ans.Decision, ans.Confidence, strings.Join(ans.Cited, " "), ans.Reply)
+			got := fmt.Sprintf("decision: %s\nconfidence: %.3f\ncited: %s\n\n%s", ans.Decision, ans.Confidence, strings.Join(citedIDs, " "), draft)
 			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
