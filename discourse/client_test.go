@@ -133,8 +133,10 @@ func TestCreatePost(t *testing.T) {
 	if !errors.As(err, &er) || er.StatusCode != 422 || er.Action != "create_post" || len(er.Errors) == 0 {
 		t.Errorf("short post: %v", err)
 	}
+	// Discourse reports a reply to a missing topic as a failed post
+	// (lib/post_creator.rb): 422 {action, errors}, not 404.
 	_, err = c.CreatePost(ctx, discourse.CreatePostRequest{TopicID: 99999, Raw: "a reply to a topic that is not there"})
-	if !errors.Is(err, discourse.ErrNotFound) {
+	if !errors.As(err, &er) || er.StatusCode != 422 || er.Action != "create_post" {
 		t.Errorf("missing topic: %v", err)
 	}
 	// Alice's posts need approval: the answer says so.

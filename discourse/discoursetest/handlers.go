@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -181,6 +184,13 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (caller, b
 	}
 	bound, ok := s.apiKeys[key]
 	name := r.Header.Get("Api-Username")
+	// Api-User-Id names the user by id instead
+	// (lib/auth/default_current_user_provider.rb, API_USER_ID).
+	if id := r.Header.Get("Api-User-Id"); name == "" && id != "" {
+		if u := s.users[atoi(id)]; u != nil {
+			name = u.Username
+		}
+	}
 	if ok && bound != "" && name != "" && !strings.EqualFold(bound, name) {
 		ok = false
 	}
@@ -254,7 +264,7 @@ func (s *Server) latestPosts(w http.ResponseWriter, r *http.Request) {
 			!s.visible(t, c.user) || t.Archetype == "private_message" {
 			continue
 		}
-		m := s.postJSON(p, c.user)
+		m := s.postJSON(p, c.user, true)
 		m["topic_title"], m["topic_html_title"] = t.Title, t.Title
 		m["category_id"] = t.CategoryID
 		out = append(out, m)
@@ -276,7 +286,7 @@ func (s *Server) getPost(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.postJSON(p, c.user))
+	writeJSON(w, http.StatusOK, s.postJSON(p, c.user, true))
 }
 
 func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
@@ -285,11 +295,11 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		writeNotLoggedIn(w)
 		return
 	}
-	if err := r.ParseForm(); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", "bad form")
+	f, err := params(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
 		return
 	}
-	f := r.PostForm
 	raw := f.Get("raw")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -299,8 +309,14 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(m.body)
 		return
 	}
-	if strings.TrimSpace(raw) == "" {
+	if _, given := f["raw"]; !given {
 		writeError(w, http.StatusBadRequest, "", "param is missing or the value is empty: raw")
+		return
+	}
+	if strings.TrimSpace(raw) == "" {
+		// A present but blank raw reaches the validators
+		// (lib/validators/post_validator.rb) and fails there: 422.
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"action": "create_post", "errors": []string{"Body can't be blank"}})
 		return
 	}
 	if len([]rune(strings.TrimSpace(raw))) < 20 {
@@ -312,7 +328,7 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	postType := discourse.PostTypeRegular
-	if f.Get("whisper") == "true" {
+	if truthy(f.Get("whisper")) {
 		if !c.user.Staff() {
 			writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to create whispers.")
 			return
@@ -330,12 +346,23 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		tags = append(tags, f["tags[]"]...)
 		t, p = s.createTopic(c.user, atoi(f.Get("category")), title, raw, tags)
 		if f.Get("archetype") == "private_message" {
-			t.Archetype = "private_message"
+			// target_recipients are the message's allowed users, and are
+			// told about it (lib/post_creator.rb, post_alerter.rb).
+			t.Archetype, t.CategoryID = "private_message", 0
+			t.AllowedUsers = []int{c.user.ID}
+			for _, name := range strings.Split(f.Get("target_recipients"), ",") {
+				if ru := s.user(strings.TrimSpace(name)); ru != nil {
+					t.AllowedUsers = append(t.AllowedUsers, ru.ID)
+					s.notify(ru.ID, discourse.NotificationPrivateMessage, p, c.user)
+				}
+			}
 		}
 	} else {
 		t = s.topics[atoi(f.Get("topic_id"))]
 		if !s.visible(t, c.user) {
-			writeNotFound(w)
+			// PostCreator reports a reply to a topic that is not there as
+			// a validation failure (lib/post_creator.rb), not a 404.
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"action": "create_post", "errors": []string{"Topic not found"}})
 			return
 		}
 		if (t.Closed || t.Archived) && !c.user.Staff() {
@@ -348,7 +375,7 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		}
 		p = s.createPost(c.user, t, raw, atoi(f.Get("reply_to_post_number")), postType)
 	}
-	m := s.postJSON(p, c.user)
+	m := s.postJSON(p, c.user, true)
 	m["topic_slug"] = t.Slug
 	body, _ := jsonMarshal(m)
 	s.memo[key] = memoEntry{at: s.now(), body: body}
@@ -449,7 +476,7 @@ func (s *Server) topicView(w http.ResponseWriter, r *http.Request) {
 			"error_type": "not_found", "extras": map[string]any{"html": "<div class=\"page-not-found\">Oops!</div>", "group": nil}})
 		return
 	}
-	writeJSON(w, http.StatusOK, s.topicViewJSON(t, c.user))
+	writeJSON(w, http.StatusOK, s.topicViewJSON(t, c.user, r.URL.Query().Get("include_raw") != ""))
 }
 
 func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
@@ -466,11 +493,15 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 		writeNotFound(w)
 		return
 	}
+	// Without post_ids[] (nor post_number), TopicView serves the first
+	// chunk of 20 posts (topics_controller.rb#posts, lib/topic_view.rb).
+	withRaw := r.URL.Query().Get("include_raw") != ""
 	var posts []map[string]any
 	for _, p := range s.byTopic[id] {
-		if want[p.ID] && s.canSee(p, c.user) {
-			posts = append(posts, s.postJSON(p, c.user))
+		if !s.canSee(p, c.user) || len(want) > 0 && !want[p.ID] || len(want) == 0 && len(posts) == 20 {
+			continue
 		}
+		posts = append(posts, s.postJSON(p, c.user, withRaw))
 	}
 	if posts == nil {
 		posts = []map[string]any{}
@@ -488,8 +519,9 @@ func (s *Server) canSee(p *Post, u *User) bool {
 func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
-	if err := r.ParseForm(); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", "bad form")
+	f, err := params(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
 		return
 	}
 	s.mu.Lock()
@@ -503,7 +535,7 @@ func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
 		return
 	}
-	if tags, ok := r.PostForm["tags[]"]; ok {
+	if tags, ok := f["tags[]"]; ok {
 		var clean []string
 		for _, tg := range tags {
 			if tg = strings.TrimSpace(strings.ToLower(tg)); tg != "" {
@@ -817,4 +849,58 @@ func (s *Server) topicPage(w http.ResponseWriter, r *http.Request) {
 	b.WriteString("</body></html>")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprint(w, b.String())
+}
+
+// params are a request's parameters as Rails sees them: the query string
+// merged with a form, multipart or JSON body (ActionDispatch's params), so
+// that a client may send any of them, as Discourse's API docs show JSON.
+func params(r *http.Request) (url.Values, error) {
+	out := url.Values{}
+	for k, vs := range r.URL.Query() {
+		out[k] = append(out[k], vs...)
+	}
+	ct := r.Header.Get("Content-Type")
+	switch {
+	case strings.HasPrefix(ct, "application/json"):
+		var body map[string]any
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("bad JSON body: %w", err)
+		}
+		for k, v := range body {
+			switch v := v.(type) {
+			case []any:
+				for _, item := range v {
+					out.Add(k+"[]", fmt.Sprint(item))
+				}
+			case nil:
+			default:
+				out.Set(k, fmt.Sprint(v))
+			}
+		}
+	case strings.HasPrefix(ct, "multipart/form-data"):
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			return nil, fmt.Errorf("bad multipart body: %w", err)
+		}
+		for k, vs := range r.MultipartForm.Value {
+			out[k] = append(out[k], vs...)
+		}
+	default:
+		if err := r.ParseForm(); err != nil {
+			return nil, fmt.Errorf("bad form: %w", err)
+		}
+		for k, vs := range r.PostForm {
+			out[k] = append(out[k], vs...)
+		}
+	}
+	return out, nil
+}
+
+// truthy casts a parameter as ActiveModel::Type::Boolean does: empty and
+// the false values ("0", "f", "false", "off") are false, anything else true.
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "f", "false", "off":
+		return false
+	}
+	return true
 }

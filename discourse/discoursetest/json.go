@@ -17,12 +17,24 @@ func avatar(u *User) string {
 func ts(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // postJSON renders a post with the fields of the real PostSerializer.
-func (s *Server) postJSON(p *Post, viewer *User) map[string]any {
+// postJSON is PostSerializer's shape. raw is included only when asked
+// (withRaw): topics_controller.rb sets the serializer's include_raw flag
+// from the include_raw parameter, while posts_controller.rb's show, latest
+// and create always add it. reply_to_user names the author of the post
+// replied to (post_serializer.rb, include_reply_to_user?).
+func (s *Server) postJSON(p *Post, viewer *User, withRaw bool) map[string]any {
 	u := s.users[p.UserID]
 	t := s.topics[p.TopicID]
-	var replyTo any
+	var replyTo, replyToUser any
 	if p.ReplyToPostNumber > 0 {
 		replyTo = p.ReplyToPostNumber
+		for _, q := range s.byTopic[p.TopicID] {
+			if q.PostNumber == p.ReplyToPostNumber {
+				if ru := s.users[q.UserID]; ru != nil {
+					replyToUser = map[string]any{"username": ru.Username, "name": ru.Name, "avatar_template": avatar(ru)}
+				}
+			}
+		}
 	}
 	var deleted any
 	if p.Deleted {
@@ -36,7 +48,7 @@ func (s *Server) postJSON(p *Post, viewer *User) map[string]any {
 	if u.Name == "" {
 		name = nil
 	}
-	return map[string]any{
+	m := map[string]any{
 		"id": p.ID, "name": name, "username": u.Username, "avatar_template": avatar(u),
 		"created_at": ts(p.CreatedAt), "cooked": p.Cooked, "post_number": p.PostNumber, "post_type": p.PostType,
 		"updated_at": ts(p.CreatedAt), "reply_count": 0, "reply_to_post_number": replyTo, "quote_count": 0,
@@ -44,10 +56,10 @@ func (s *Server) postJSON(p *Post, viewer *User) map[string]any {
 		"topic_id": p.TopicID, "topic_slug": t.Slug, "display_username": name, "primary_group_name": nil,
 		"primary_group_flair_url": nil, "primary_group_flair_bg_color": nil, "primary_group_flair_color": nil,
 		"version": 1, "can_edit": viewer != nil && viewer.Staff(), "can_delete": viewer != nil && viewer.Staff(),
-		"can_recover": false, "can_wiki": false, "user_title": nil, "raw": p.Raw, "actions_summary": actions,
+		"can_recover": false, "can_wiki": false, "user_title": nil, "actions_summary": actions,
 		"moderator": u.Moderator, "admin": u.Admin, "staff": u.Staff(), "user_id": u.ID, "hidden": false,
 		"trust_level": u.TrustLevel, "deleted_at": deleted, "user_deleted": false, "edit_reason": nil,
-		"can_view_edit_history": true, "wiki": false,
+		"can_view_edit_history": true, "wiki": false, "reply_to_user": replyToUser,
 		"accepted_answer": t.AcceptedPostID == p.ID, "topic_accepted_answer": t.AcceptedPostID != 0,
 		"posts_count": s.postsCount(t.ID), "readers_count": 0, "flair_name": nil, "flair_url": nil,
 		"flair_bg_color": nil, "flair_color": nil, "bookmarked": false, "reviewable_id": nil,
@@ -56,6 +68,10 @@ func (s *Server) postJSON(p *Post, viewer *User) map[string]any {
 		"can_accept_answer":   viewer != nil && (viewer.Staff() || viewer.ID == t.UserID) && p.PostNumber > 1,
 		"can_unaccept_answer": viewer != nil && viewer.Staff() && t.AcceptedPostID == p.ID,
 	}
+	if withRaw {
+		m["raw"] = p.Raw
+	}
+	return m
 }
 
 func (s *Server) postsCount(topicID int) int {
@@ -109,7 +125,7 @@ func (s *Server) topicListItemJSON(t *Topic) map[string]any {
 	}
 }
 
-func (s *Server) topicViewJSON(t *Topic, viewer *User) map[string]any {
+func (s *Server) topicViewJSON(t *Topic, viewer *User, withRaw bool) map[string]any {
 	var posts []map[string]any
 	var stream []int
 	for _, p := range s.byTopic[t.ID] {
@@ -118,7 +134,7 @@ func (s *Server) topicViewJSON(t *Topic, viewer *User) map[string]any {
 		}
 		stream = append(stream, p.ID)
 		if len(posts) < 20 {
-			posts = append(posts, s.postJSON(p, viewer))
+			posts = append(posts, s.postJSON(p, viewer, withRaw))
 		}
 	}
 	if posts == nil {
