@@ -148,3 +148,60 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// Routes Discourse serves (config/routes.rb) and how they answer.
+func TestFakeRoutes(t *testing.T) {
+	srv, demo := fidelityForum(t)
+	admin := map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": "admin"}
+	id := itoa(demo.OOMTopic.ID)
+	for _, path := range []string{"/t/" + demo.OOMTopic.Slug + "/" + id + ".json", "/t/" + id + "/1.json", "/t/" + id + ".json?page=1"} {
+		if code, out := call(t, "GET", srv.URL+path, "", nil, admin); code != 200 || out["id"] == nil {
+			t.Errorf("GET %s: %d", path, code)
+		}
+	}
+	if code, out := call(t, "GET", srv.URL+"/t/"+id+"/post_ids.json", "", nil, admin); code != 200 || out["post_ids"] == nil {
+		t.Errorf("post_ids: %d %v", code, out)
+	}
+	if code, out := call(t, "GET", srv.URL+"/posts/by_number/"+id+"/1.json", "", nil, admin); code != 200 || out["post_number"] != float64(1) {
+		t.Errorf("by_number: %d %v", code, out)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/posts/1/raw", nil)
+	req.Header.Set("Api-Key", discoursetest.AdminAPIKey)
+	req.Header.Set("Api-Username", "admin")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(raw), "DiffusionGemma") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Errorf("/posts/1/raw: %d %q", resp.StatusCode, raw)
+	}
+	// Page 2 of a short topic is empty, not the first page again.
+	if _, out := call(t, "GET", srv.URL+"/t/"+id+".json?page=2", "", nil, admin); len(out["post_stream"].(map[string]any)["posts"].([]any)) != 0 {
+		t.Error("?page=2 of a one-page topic repeats the first page")
+	}
+}
+
+// Notifications: one's own only, unless admin (notifications_controller.rb);
+// a mention inside a whisper alerts only staff (post_alerter.rb).
+func TestFakeNotificationVisibility(t *testing.T) {
+	srv, demo := fidelityForum(t)
+	code, _ := call(t, "GET", srv.URL+"/notifications.json?username=bob", "", nil, asAlice)
+	if code != 403 {
+		t.Errorf("alice reading bob's notifications: %d, want 403", code)
+	}
+	form := "topic_id=" + itoa(demo.OOMTopic.ID) + "&whisper=true&raw=" + strings.ReplaceAll("@bob and @maria, staff only note here", " ", "+")
+	if code, _ := call(t, "POST", srv.URL+"/posts.json", "application/x-www-form-urlencoded", strings.NewReader(form),
+		map[string]string{"Api-Key": discoursetest.BotAPIKey, "Api-Username": "herald"}); code != 200 {
+		t.Fatalf("whisper: %d", code)
+	}
+	count := func(user string) int {
+		_, out := call(t, "GET", srv.URL+"/notifications.json", "", nil, map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": user})
+		list, _ := out["notifications"].([]any)
+		return len(list)
+	}
+	if count("bob") != 0 || count("maria") != 1 {
+		t.Errorf("whisper mentions: bob %d (want 0), maria %d (want 1)", count("bob"), count("maria"))
+	}
+}

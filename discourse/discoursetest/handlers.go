@@ -43,8 +43,16 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /latest.json", s.latestTopics)
 	mux.HandleFunc("GET /c/{slug}/{id}", s.categoryTopics)
 	mux.HandleFunc("GET /t/{id}", s.topicView)
+	// /t/{slug}/{id}.json, and /t/{id}/{post_number}.json, which the same
+	// pattern matches (config/routes.rb).
+	mux.HandleFunc("GET /t/{slug}/{id}", s.topicView)
 	mux.HandleFunc("GET /t/{id}/posts.json", s.topicPosts)
+	mux.HandleFunc("GET /t/{id}/post_ids.json", s.topicPostIDs)
 	mux.HandleFunc("PUT /t/{slug}/{id}", s.updateTopic)
+	mux.HandleFunc("PUT /t/{id}", s.updateTopic)
+	mux.HandleFunc("GET /posts/{id}/raw", s.postRaw)
+	mux.HandleFunc("GET /posts/by_number/{topic}/{n}", s.postByNumber)
+	mux.HandleFunc("POST /solution/unaccept", s.unacceptHandler)
 	mux.HandleFunc("GET /notifications.json", s.notificationsHandler)
 	mux.HandleFunc("PUT /notifications/mark-read.json", s.markRead)
 	mux.HandleFunc("GET /categories.json", s.categoriesHandler)
@@ -468,6 +476,9 @@ func (s *Server) categoryTopics(w http.ResponseWriter, r *http.Request) {
 func (s *Server) topicView(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
+	if slug := r.PathValue("slug"); slug != "" && isDigits(slug) {
+		id = atoi(slug) // /t/{id}/{post_number}.json
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[id]
@@ -476,7 +487,7 @@ func (s *Server) topicView(w http.ResponseWriter, r *http.Request) {
 			"error_type": "not_found", "extras": map[string]any{"html": "<div class=\"page-not-found\">Oops!</div>", "group": nil}})
 		return
 	}
-	writeJSON(w, http.StatusOK, s.topicViewJSON(t, c.user, r.URL.Query().Get("include_raw") != ""))
+	writeJSON(w, http.StatusOK, s.topicViewJSON(t, c.user, r.URL.Query().Get("include_raw") != "", atoi(r.URL.Query().Get("page"))))
 }
 
 func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
@@ -568,15 +579,29 @@ func (s *Server) notificationsHandler(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Another user's notifications are for admins only
+	// (notifications_controller.rb, guardian can_see_notifications?).
+	owner := c.user
+	if name := q.Get("username"); name != "" && !strings.EqualFold(name, c.user.Username) {
+		if !c.user.Admin {
+			writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+			return
+		}
+		if owner = s.user(name); owner == nil {
+			writeNotFound(w)
+			return
+		}
+	}
+	offset := atoi(q.Get("offset"))
 	var out []map[string]any
 	total := 0
 	for i := len(s.notifications) - 1; i >= 0; i-- {
 		n := s.notifications[i]
-		if n.UserID != c.user.ID || q.Get("filter") == "unread" && n.Read || q.Get("filter") == "read" && !n.Read {
+		if n.UserID != owner.ID || q.Get("filter") == "unread" && n.Read || q.Get("filter") == "read" && !n.Read {
 			continue
 		}
 		total++
-		if total <= atoi(q.Get("offset")) || len(out) >= 60 {
+		if total <= offset || len(out) >= 60 {
 			continue
 		}
 		out = append(out, s.notificationJSON(n))
@@ -589,7 +614,7 @@ func (s *Server) notificationsHandler(w http.ResponseWriter, r *http.Request) {
 		seen = s.notifications[len(s.notifications)-1].ID
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"notifications": out, "total_rows_notifications": total,
-		"seen_notification_id": seen, "load_more_notifications": "/notifications?offset=60&username=" + c.user.Username})
+		"seen_notification_id": seen, "load_more_notifications": "/notifications?offset=" + itoa(offset+len(out)) + "&username=" + owner.Username})
 }
 
 func (s *Server) markRead(w http.ResponseWriter, r *http.Request) {
@@ -903,4 +928,98 @@ func truthy(v string) bool {
 		return false
 	}
 	return true
+}
+
+func isDigits(s string) bool {
+	for _, r := range strings.TrimSuffix(s, ".json") {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// topicPostIDs is /t/{id}/post_ids.json: the ids of the topic's posts the
+// caller may see (topics_controller.rb#post_ids).
+func (s *Server) topicPostIDs(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.topics[atoi(r.PathValue("id"))]
+	if !s.visible(t, c.user) {
+		writeNotFound(w)
+		return
+	}
+	ids := []int{}
+	for _, p := range s.byTopic[t.ID] {
+		if s.canSee(p, c.user) {
+			ids = append(ids, p.ID)
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"post_ids": ids})
+}
+
+// visiblePost returns a post the caller may see, or nil.
+func (s *Server) visiblePost(p *Post, u *User) *Post {
+	if p == nil || p.Deleted && (u == nil || !u.Staff()) || !s.visible(s.topics[p.TopicID], u) || !s.canSee(p, u) {
+		return nil
+	}
+	return p
+}
+
+// postRaw is /posts/{id}/raw: the Markdown as text/plain
+// (posts_controller.rb#markdown_id).
+func (s *Server) postRaw(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	s.mu.Lock()
+	p := s.visiblePost(s.post(atoi(r.PathValue("id"))), c.user)
+	s.mu.Unlock()
+	if p == nil {
+		writeNotFound(w)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = io.WriteString(w, p.Raw)
+}
+
+// postByNumber is /posts/by_number/{topic_id}/{post_number}.json
+// (posts_controller.rb#by_number).
+func (s *Server) postByNumber(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := atoi(strings.TrimSuffix(r.PathValue("n"), ".json"))
+	for _, p := range s.byTopic[atoi(r.PathValue("topic"))] {
+		if p.PostNumber == n && s.visiblePost(p, c.user) != nil {
+			writeJSON(w, http.StatusOK, s.postJSON(p, c.user, true))
+			return
+		}
+	}
+	writeNotFound(w)
+}
+
+// unacceptHandler is the Solved plugin's POST /solution/unaccept.
+func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	f, err := params(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.visiblePost(s.post(atoi(f.Get("id"))), c.user)
+	if p == nil {
+		writeNotFound(w)
+		return
+	}
+	t := s.topics[p.TopicID]
+	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
+		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		return
+	}
+	if t.AcceptedPostID == p.ID {
+		t.AcceptedPostID = 0
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": "OK"})
 }

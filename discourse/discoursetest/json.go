@@ -125,17 +125,24 @@ func (s *Server) topicListItemJSON(t *Topic) map[string]any {
 	}
 }
 
-func (s *Server) topicViewJSON(t *Topic, viewer *User, withRaw bool) map[string]any {
+// topicViewJSON is TopicViewSerializer's shape for page (1-based) of the
+// topic's posts, 20 a page (lib/topic_view.rb chunk_size; ?page=N).
+func (s *Server) topicViewJSON(t *Topic, viewer *User, withRaw bool, page int) map[string]any {
+	if page < 1 {
+		page = 1
+	}
 	var posts []map[string]any
 	var stream []int
+	seen := 0
 	for _, p := range s.byTopic[t.ID] {
 		if !s.canSee(p, viewer) {
 			continue
 		}
 		stream = append(stream, p.ID)
-		if len(posts) < 20 {
+		if seen >= (page-1)*20 && len(posts) < 20 {
 			posts = append(posts, s.postJSON(p, viewer, withRaw))
 		}
+		seen++
 	}
 	if posts == nil {
 		posts = []map[string]any{}

@@ -446,7 +446,8 @@ func (s *Server) createPost(u *User, t *Topic, raw string, replyTo, postType int
 	}
 	notified := map[int]bool{u.ID: true}
 	for _, name := range mentioned {
-		if m := s.user(name); m != nil && !notified[m.ID] {
+		// A whisper alerts only those who may read it (post_alerter.rb).
+		if m := s.user(name); m != nil && !notified[m.ID] && (postType != discourse.PostTypeWhisper || m.Staff()) {
 			notified[m.ID] = true
 			s.notify(m.ID, discourse.NotificationMentioned, p, u)
 		}
