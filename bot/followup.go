@@ -34,7 +34,7 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	}
 	p, err := b.client.Post(ctx, postID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return store.Action{}, false, nil // deleted meanwhile
 	}
 	if err != nil {
@@ -45,7 +45,7 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	}
 	t, err := b.client.Topic(ctx, p.TopicID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return store.Action{}, false, nil
 	}
 	if err != nil {

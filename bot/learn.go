@@ -65,7 +65,7 @@ func (b *Bot) proposeFromSolved(ctx context.Context, topicID int) (int, error) {
 	}
 	t, err := b.client.Topic(ctx, topicID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return 0, nil
 	}
 	if err != nil {

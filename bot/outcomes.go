@@ -37,7 +37,7 @@ func (b *Bot) CollectOutcomes(ctx context.Context, since time.Time) (int, error)
 		}
 		t, err := b.client.Topic(ctx, a.TopicID)
 		b.countAPIError(err)
-		if errors.Is(err, discourse.ErrNotFound) {
+		if errors.Is(err, discourse.ErrNotVisible) {
 			continue
 		}
 		if err != nil {

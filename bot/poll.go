@@ -137,7 +137,7 @@ func (b *Bot) triage(ctx context.Context, p *discourse.Post) (store.Action, bool
 	if len(b.opts.SkipTags) > 0 {
 		t, err := b.client.Topic(ctx, p.TopicID)
 		b.countAPIError(err)
-		if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
+		if errors.Is(err, discourse.ErrNotVisible) {
 			return store.Action{}, false, nil
 		}
 		if err != nil {

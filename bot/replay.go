@@ -65,7 +65,7 @@ func (b *Bot) Replay(ctx context.Context, since time.Time) (*ReplayReport, error
 func (b *Bot) replayTopic(ctx context.Context, item discourse.TopicListItem, rep *ReplayReport) error {
 	t, err := b.client.Topic(ctx, item.ID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return nil
 	}
 	if err != nil {

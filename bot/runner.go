@@ -90,7 +90,7 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	// Re-check the live topic right before writing.
 	t, err := b.client.Topic(ctx, r.TopicID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) || errors.Is(err, discourse.ErrForbidden) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted or hidden")
 	}
 	if err != nil {
@@ -113,6 +113,8 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 		mine++
 	}
 	switch {
+	case t.DeletedAt != nil: // staff accounts still see deleted topics
+		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted")
 	case t.Closed || t.Archived:
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic closed")
 	case t.Archetype == ArchetypePrivateMessage:

@@ -161,7 +161,7 @@ func randomID() string {
 func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts SweepOptions, rep *SweepReport) error {
 	t, err := b.client.Topic(ctx, item.ID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return nil
 	}
 	if err != nil {
@@ -276,7 +276,7 @@ func (b *Bot) applyTags(ctx context.Context, a store.Action) (bool, error) {
 	}
 	t, err := b.client.Topic(ctx, p.TopicID)
 	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotFound) {
+	if errors.Is(err, discourse.ErrNotVisible) {
 		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted")
 	}
 	if err != nil {

@@ -40,6 +40,8 @@ func (e *ErrorResponse) Is(target error) bool {
 		return e.StatusCode == http.StatusNotFound
 	case ErrForbidden:
 		return e.StatusCode == http.StatusForbidden
+	case ErrNotVisible:
+		return e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusForbidden
 	case ErrInvalidKey:
 		return e.StatusCode == http.StatusForbidden && e.ErrorType == "invalid_access"
 	}
@@ -51,6 +53,11 @@ var (
 	ErrNotFound   = errors.New("discourse: not found")
 	ErrForbidden  = errors.New("discourse: forbidden")
 	ErrInvalidKey = errors.New("discourse: invalid API key, username or scope")
+	// ErrNotVisible matches a record the forum will not show this user:
+	// missing or deleted (404), or there but hidden by Guardian, such as
+	// a whisper for a non-staff account or a private message it is not
+	// in (403 invalid_access).
+	ErrNotVisible = errors.New("discourse: not visible to this user")
 )
 
 // RateLimitError is a 429 from the forum, or a call the client refused

@@ -41,11 +41,16 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /posts/{id}", s.getPost)
 	mux.HandleFunc("POST /posts.json", s.createPostHandler)
 	mux.HandleFunc("GET /latest.json", s.latestTopics)
-	mux.HandleFunc("GET /c/{slug}/{id}", s.categoryTopics)
-	mux.HandleFunc("GET /t/{id}", s.topicView)
+	// The extensionless URLs the forum hands out (more_topics_url,
+	// load_more_notifications, post_url) answer JSON when asked for it
+	// with Accept, as Rails' respond_to does.
+	mux.HandleFunc("GET /latest", jsonOrApp(s.latestTopics))
+	mux.HandleFunc("GET /c/{slug}/{id}", jsonOrApp(s.categoryTopics))
+	mux.HandleFunc("GET /c/{slug}/{id}/l/{filter}", jsonOrApp(s.categoryTopics))
+	mux.HandleFunc("GET /t/{id}", s.topicRoute)
 	// /t/{slug}/{id}.json, and /t/{id}/{post_number}.json, which the same
 	// pattern matches (config/routes.rb).
-	mux.HandleFunc("GET /t/{slug}/{id}", s.topicView)
+	mux.HandleFunc("GET /t/{slug}/{id}", s.topicRoute)
 	mux.HandleFunc("GET /t/{id}/posts.json", s.topicPosts)
 	mux.HandleFunc("GET /t/{id}/post_ids.json", s.topicPostIDs)
 	mux.HandleFunc("PUT /t/{slug}/{id}", s.updateTopic)
@@ -54,6 +59,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /posts/by_number/{topic}/{n}", s.postByNumber)
 	mux.HandleFunc("POST /solution/unaccept", s.unacceptHandler)
 	mux.HandleFunc("GET /notifications.json", s.notificationsHandler)
+	mux.HandleFunc("GET /notifications", jsonOrApp(s.notificationsHandler))
+	mux.HandleFunc("PUT /posts/{id}", s.updatePost)
 	mux.HandleFunc("PUT /notifications/mark-read.json", s.markRead)
 	mux.HandleFunc("GET /categories.json", s.categoriesHandler)
 	mux.HandleFunc("GET /search.json", s.search)
@@ -62,7 +69,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /solution/accept", s.acceptHandler)
 	mux.HandleFunc("GET /session/sso_provider", s.ssoProvider)
 	mux.HandleFunc("POST /session/login", s.browserLogin)
-	mux.HandleFunc("GET /t/{slug}/{id}/{n}", s.topicPage)
+	mux.HandleFunc("GET /t/{slug}/{id}/{n}", s.topicRoute)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.requests[r.Method+" "+r.URL.Path]++
@@ -289,9 +296,7 @@ func (s *Server) getPost(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.post(id)
-	if p == nil || (p.Deleted && (c.user == nil || !c.user.Staff())) || !s.visible(s.topics[p.TopicID], c.user) ||
-		p.PostType == discourse.PostTypeWhisper && (c.user == nil || !c.user.Staff()) {
-		w.WriteHeader(http.StatusNotFound)
+	if writeAccess(w, s.postAccess(p, c.user)) {
 		return
 	}
 	writeJSON(w, http.StatusOK, s.postJSON(p, c.user, true))
@@ -343,9 +348,19 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		}
 		postType = discourse.PostTypeWhisper
 	}
+	title := f.Get("title")
+	newTopic, pm := title != "", f.Get("archetype") == "private_message"
+	if errs := s.validateCreate(c.user, title, newTopic, pm, raw); len(errs) > 0 {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"action": "create_post", "errors": errs})
+		return
+	}
+	if wait := s.rateLimitWait(c.user, newTopic); wait > 0 {
+		writeRateLimited(w, wait)
+		return
+	}
 	var t *Topic
 	var p *Post
-	if title := f.Get("title"); title != "" {
+	if newTopic {
 		if c.user.RequireApproval {
 			s.enqueue(w, c.user)
 			return
@@ -353,7 +368,7 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		var tags []string
 		tags = append(tags, f["tags[]"]...)
 		t, p = s.createTopic(c.user, atoi(f.Get("category")), title, raw, tags)
-		if f.Get("archetype") == "private_message" {
+		if pm {
 			// target_recipients are the message's allowed users, and are
 			// told about it (lib/post_creator.rb, post_alerter.rb).
 			t.Archetype, t.CategoryID = "private_message", 0
@@ -383,6 +398,7 @@ func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
 		}
 		p = s.createPost(c.user, t, raw, atoi(f.Get("reply_to_post_number")), postType)
 	}
+	s.recordCreate(c.user, newTopic, raw)
 	m := s.postJSON(p, c.user, true)
 	m["topic_slug"] = t.Slug
 	body, _ := jsonMarshal(m)
@@ -415,7 +431,7 @@ func (s *Server) topicListJSON(ts []*Topic, page, perPage int, more string) map[
 	return map[string]any{"users": []any{}, "primary_groups": []any{}, "topic_list": list}
 }
 
-func (s *Server) sortedTopics(filter func(*Topic) bool, order string) []*Topic {
+func (s *Server) sortedTopics(filter func(*Topic) bool, order string, ascending bool) []*Topic {
 	var ts []*Topic
 	for _, t := range s.topics {
 		if filter(t) {
@@ -423,6 +439,9 @@ func (s *Server) sortedTopics(filter func(*Topic) bool, order string) []*Topic {
 		}
 	}
 	sortTopics(ts, order)
+	if ascending { // lib/topic_query.rb: ascending=true reverses the order
+		slices.Reverse(ts)
+	}
 	return ts
 }
 
@@ -449,11 +468,17 @@ func (s *Server) latestTopics(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ts := s.sortedTopics(func(t *Topic) bool { return s.visible(t, c.user) && t.Archetype == "regular" }, q.Get("order"))
+	ts := s.sortedTopics(func(t *Topic) bool { return s.visible(t, c.user) && t.Archetype == "regular" }, q.Get("order"), truthy(q.Get("ascending")))
 	writeJSON(w, http.StatusOK, s.topicListJSON(ts, atoi(q.Get("page")), 30, "/latest"))
 }
 
 func (s *Server) categoryTopics(w http.ResponseWriter, r *http.Request) {
+	// /c/{slug}/{id}/l/latest is the same list as /c/{slug}/{id}
+	// (config/routes.rb, list_controller.rb category_latest).
+	if f := strings.TrimSuffix(r.PathValue("filter"), ".json"); f != "" && f != "latest" {
+		writeNotFound(w)
+		return
+	}
 	c := callerOf(r)
 	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
 	q := r.URL.Query()
@@ -469,7 +494,7 @@ func (s *Server) categoryTopics(w http.ResponseWriter, r *http.Request) {
 		writeNotFound(w)
 		return
 	}
-	ts := s.sortedTopics(func(t *Topic) bool { return s.visible(t, c.user) && t.CategoryID == id }, q.Get("order"))
+	ts := s.sortedTopics(func(t *Topic) bool { return s.visible(t, c.user) && t.CategoryID == id }, q.Get("order"), truthy(q.Get("ascending")))
 	writeJSON(w, http.StatusOK, s.topicListJSON(ts, atoi(q.Get("page")), 30, "/c/"+cat.Slug+"/"+strconv.Itoa(id)))
 }
 
@@ -482,9 +507,14 @@ func (s *Server) topicView(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[id]
-	if !s.visible(t, c.user) {
+	switch s.topicAccess(t, c.user) {
+	case accessNotFound:
 		writeJSON(w, http.StatusNotFound, map[string]any{"errors": []string{"The requested URL or resource could not be found."},
-			"error_type": "not_found", "extras": map[string]any{"html": "<div class=\"page-not-found\">Oops!</div>", "group": nil}})
+			"error_type": "not_found", "extras": map[string]any{"html": "<div class=\"page-not-found\">Oops! That page doesn’t exist or is private.</div>", "group": nil}})
+		return
+	case accessForbidden:
+		writeJSON(w, http.StatusForbidden, map[string]any{"errors": []string{"You are not permitted to view the requested resource."},
+			"error_type": "invalid_access", "extras": map[string]any{"html": "<div class=\"page-not-found\">Oops! That page is private.</div>", "group": nil}})
 		return
 	}
 	writeJSON(w, http.StatusOK, s.topicViewJSON(t, c.user, r.URL.Query().Get("include_raw") != "", atoi(r.URL.Query().Get("page"))))
@@ -500,8 +530,7 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[id]
-	if !s.visible(t, c.user) {
-		writeNotFound(w)
+	if writeAccess(w, s.topicAccess(t, c.user)) {
 		return
 	}
 	// Without post_ids[] (nor post_number), TopicView serves the first
@@ -538,8 +567,7 @@ func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[id]
-	if !s.visible(t, c.user) {
-		writeNotFound(w)
+	if writeAccess(w, s.topicAccess(t, c.user)) {
 		return
 	}
 	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
@@ -946,8 +974,7 @@ func (s *Server) topicPostIDs(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[atoi(r.PathValue("id"))]
-	if !s.visible(t, c.user) {
-		writeNotFound(w)
+	if writeAccess(w, s.topicAccess(t, c.user)) {
 		return
 	}
 	ids := []int{}
@@ -959,23 +986,15 @@ func (s *Server) topicPostIDs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"post_ids": ids})
 }
 
-// visiblePost returns a post the caller may see, or nil.
-func (s *Server) visiblePost(p *Post, u *User) *Post {
-	if p == nil || p.Deleted && (u == nil || !u.Staff()) || !s.visible(s.topics[p.TopicID], u) || !s.canSee(p, u) {
-		return nil
-	}
-	return p
-}
-
 // postRaw is /posts/{id}/raw: the Markdown as text/plain
 // (posts_controller.rb#markdown_id).
 func (s *Server) postRaw(w http.ResponseWriter, r *http.Request) {
 	c := callerOf(r)
 	s.mu.Lock()
-	p := s.visiblePost(s.post(atoi(r.PathValue("id"))), c.user)
+	p := s.post(atoi(r.PathValue("id")))
+	a := s.postAccess(p, c.user)
 	s.mu.Unlock()
-	if p == nil {
-		writeNotFound(w)
+	if writeAccess(w, a) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -990,8 +1009,10 @@ func (s *Server) postByNumber(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	n := atoi(strings.TrimSuffix(r.PathValue("n"), ".json"))
 	for _, p := range s.byTopic[atoi(r.PathValue("topic"))] {
-		if p.PostNumber == n && s.visiblePost(p, c.user) != nil {
-			writeJSON(w, http.StatusOK, s.postJSON(p, c.user, true))
+		if p.PostNumber == n {
+			if !writeAccess(w, s.postAccess(p, c.user)) {
+				writeJSON(w, http.StatusOK, s.postJSON(p, c.user, true))
+			}
 			return
 		}
 	}
@@ -1008,9 +1029,8 @@ func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.visiblePost(s.post(atoi(f.Get("id"))), c.user)
-	if p == nil {
-		writeNotFound(w)
+	p := s.post(atoi(f.Get("id")))
+	if writeAccess(w, s.postAccess(p, c.user)) {
 		return
 	}
 	t := s.topics[p.TopicID]
@@ -1022,4 +1042,80 @@ func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
 		t.AcceptedPostID = 0
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": "OK"})
+}
+
+// wantsJSON reports whether a request asks for JSON, by extension or by
+// Accept, the two ways Rails picks the format.
+func wantsJSON(r *http.Request) bool {
+	return strings.HasSuffix(r.URL.Path, ".json") || strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+// updatePost is PUT /posts/{id}.json (posts_controller.rb#update): the
+// author or staff replace post[raw]; the answer is {"post": …}. A
+// post[original_text] that no longer matches is an edit conflict (409).
+func (s *Server) updatePost(w http.ResponseWriter, r *http.Request) {
+	c := callerOf(r)
+	if c.user == nil {
+		writeNotLoggedIn(w)
+		return
+	}
+	f, err := params(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+		return
+	}
+	raw, given := f["post[raw]"]
+	if !given {
+		writeError(w, http.StatusBadRequest, "", "param is missing or the value is empty: post")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.post(atoi(strings.TrimSuffix(r.PathValue("id"), ".json")))
+	if writeAccess(w, s.postAccess(p, c.user)) {
+		return
+	}
+	if !c.user.Staff() && c.user.ID != p.UserID { // guardian ensure_can_edit!
+		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		return
+	}
+	if orig, ok := f["post[original_text]"]; ok && orig[0] != p.Raw {
+		writeError(w, http.StatusConflict, "", "The post was changed by someone else while you were editing it.")
+		return
+	}
+	body := strings.TrimSpace(raw[0])
+	switch {
+	case body == "":
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"Body can't be blank"}})
+		return
+	case len([]rune(body)) < 20:
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"Body is too short (minimum is 20 characters)"}})
+		return
+	}
+	p.Raw = raw[0]
+	p.Cooked, _ = s.cook(p.Raw)
+	writeJSON(w, http.StatusOK, map[string]any{"post": s.postJSON(p, c.user, true)})
+}
+
+// topicRoute serves a topic URL as JSON to API clients and as a page to
+// browsers.
+func (s *Server) topicRoute(w http.ResponseWriter, r *http.Request) {
+	if wantsJSON(r) {
+		s.topicView(w, r)
+		return
+	}
+	s.topicPage(w, r)
+}
+
+// jsonOrApp serves h to JSON requests and, to a browser, the page
+// Discourse's Ember app would render there (a shell the fake keeps empty).
+func jsonOrApp(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if wantsJSON(r) {
+			h(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<!doctype html><html><head><title>Discourse</title></head><body><noscript>This forum needs JavaScript.</noscript></body></html>")
+	}
 }

@@ -153,13 +153,19 @@ func (s *Server) topicViewJSON(t *Topic, viewer *User, withRaw bool, page int) m
 	if last := s.lastPost(t.ID); last != nil {
 		highest = last.PostNumber
 	}
+	// Staff may open a deleted topic (lib/topic_view.rb finds it
+	// with_deleted for them); deleted_at is how they can tell.
+	var deletedAt any
+	if t.Deleted {
+		deletedAt = ts(t.DeletedAt)
+	}
 	out := map[string]any{
 		"post_stream":     map[string]any{"posts": posts, "stream": stream},
 		"timeline_lookup": []any{}, "tags": tagsJSON(t.Tags), "id": t.ID, "title": t.Title, "fancy_title": t.Title,
 		"posts_count": s.postsCount(t.ID), "created_at": ts(t.CreatedAt), "views": 1, "reply_count": max(0, s.postsCount(t.ID)-1),
 		"like_count": 0, "last_posted_at": ts(t.BumpedAt), "visible": t.Visible, "closed": t.Closed, "archived": t.Archived,
 		"has_summary": false, "archetype": t.Archetype, "slug": t.Slug, "category_id": t.CategoryID, "word_count": 0,
-		"deleted_at": nil, "user_id": t.UserID, "featured_link": nil, "pinned_globally": false, "pinned_at": nil,
+		"deleted_at": deletedAt, "user_id": t.UserID, "featured_link": nil, "pinned_globally": false, "pinned_at": nil,
 		"pinned_until": nil, "image_url": nil, "slow_mode_seconds": 0, "draft": nil, "draft_key": "topic_" + itoa(t.ID),
 		"draft_sequence": 0, "unpinned": nil, "pinned": false, "current_post_number": 1, "highest_post_number": highest,
 		"deleted_by": nil, "actions_summary": []any{}, "chunk_size": 20, "bookmarked": false, "topic_timer": nil,

@@ -69,6 +69,7 @@ type Topic struct {
 	Archived   bool
 	Visible    bool
 	Deleted    bool
+	DeletedAt  time.Time
 	Archetype  string
 	// AllowedUsers are the participants of a private message (its author
 	// included); as in Discourse's Guardian, they and staff may see it.
@@ -149,6 +150,8 @@ type Server struct {
 	afterCreate   func(Post)
 	sessions      map[string]int // browser session cookie → user id
 	md            goldmark.Markdown
+	settings      SiteSettings
+	rules         postingRules
 }
 
 type memoEntry struct {
@@ -195,6 +198,8 @@ func newServer(opts ...Option) *Server {
 		memo:          map[string]memoEntry{},
 		sessions:      map[string]int{},
 		md:            goldmark.New(),
+		settings:      DefaultSiteSettings(),
+		rules:         postingRules{last: map[string]time.Time{}, bodies: map[string]time.Time{}},
 	}
 	for _, o := range opts {
 		o(s)
@@ -362,6 +367,18 @@ func (s *Server) Reply(username string, topicID int, raw string, replyTo int) (*
 	return s.createPost(u, t, raw, replyTo, discourse.PostTypeRegular), nil
 }
 
+// Whisper posts raw in a topic as a staff whisper from username.
+func (s *Server) Whisper(username string, topicID int, raw string) (*Post, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.user(username)
+	t := s.topics[topicID]
+	if u == nil || t == nil || !u.Staff() {
+		return nil, fmt.Errorf("discoursetest: no staff user %q or no topic %d", username, topicID)
+	}
+	return s.createPost(u, t, raw, 0, discourse.PostTypeWhisper), nil
+}
+
 // SetClosed opens or closes a topic.
 func (s *Server) SetClosed(topicID int, closed bool) {
 	s.mu.Lock()
@@ -376,7 +393,7 @@ func (s *Server) DeleteTopic(topicID int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.topics[topicID]; t != nil {
-		t.Deleted = true
+		t.Deleted, t.DeletedAt = true, s.now()
 	}
 }
 
