@@ -367,6 +367,15 @@ func (s *Server) Reply(username string, topicID int, raw string, replyTo int) (*
 	return s.createPost(u, t, raw, replyTo, discourse.PostTypeRegular), nil
 }
 
+// SetStaff makes a user a moderator or takes the role away.
+func (s *Server) SetStaff(username string, staff bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.user(username); u != nil {
+		u.Moderator = staff
+	}
+}
+
 // Whisper posts raw in a topic as a staff whisper from username.
 func (s *Server) Whisper(username string, topicID int, raw string) (*Post, error) {
 	s.mu.Lock()
