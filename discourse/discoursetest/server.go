@@ -5,6 +5,10 @@
 // field names, types and nesting of a real server (checked against the
 // recorded fixtures by the discourse package's contract test).
 //
+// It follows Discourse's source where its tests pin it
+// (discourse/fidelity_test.go): request parsing, the posting rules for
+// non-staff accounts (SiteSettings, with Discourse's defaults), 404 for
+// what is missing and 403 for what Guardian hides, paging and routes.
 // It limits API-key traffic with one shared bucket as the real server
 // does, answers 429 in both shapes, and can inject faults: 5xx bursts,
 // slow responses, truncated or malformed JSON, dropped connections and

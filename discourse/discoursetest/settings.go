@@ -74,12 +74,33 @@ func uniquePostKey(userID int, raw string) string {
 	return strconv.Itoa(userID) + ":" + hex.EncodeToString(sum[:])
 }
 
-// validateCreate runs the validators Discourse runs on a non-staff
-// create (lib/validators/post_validator.rb unique_post_validator,
-// app/models/topic.rb title validations) and returns the full messages
-// of the 422, or nil. Staff skip the unique-post check; private messages
+// validateCreate runs the checks Discourse makes before it creates a
+// post: the reply's topic (lib/post_creator.rb), the body's length and,
+// for non-staff, its uniqueness (lib/validators/post_validator.rb), the
+// title (app/models/topic.rb). It returns the full messages of the 422,
+// or nil. Staff skip the unique-post check; private messages
 // skip it and title uniqueness. The caller holds s.mu.
-func (s *Server) validateCreate(u *User, title string, newTopic, pm bool, raw string) []string {
+func (s *Server) validateCreate(u *User, t *Topic, title string, newTopic, pm bool, raw string) []string {
+	if !newTopic {
+		// PostCreator reports a reply to a topic that is not there as a
+		// validation failure (lib/post_creator.rb), not a 404.
+		if !s.visible(t, u) {
+			return []string{"Topic not found"}
+		}
+		if (t.Closed || t.Archived) && !u.Staff() {
+			return []string{"This topic is closed; you cannot reply."}
+		}
+	}
+	// A present but blank raw reaches the validators and fails there.
+	body := len([]rune(strings.TrimSpace(raw)))
+	switch {
+	case body == 0:
+		return []string{"Body can't be blank"}
+	case body < 20:
+		return []string{"Body is too short (minimum is 20 characters)"}
+	case len(raw) > 32000:
+		return []string{"Body is limited to 32000 characters"}
+	}
 	var errs []string
 	st := s.settings
 	if newTopic {
