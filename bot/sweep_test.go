@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,31 +20,12 @@ import (
 // with the bot started after the seeded topics (no backfill).
 type sweepHarness struct {
 	*harness
-	clock *testClock
-}
-
-// testClock is a settable clock shared by the bot and the fake forum; the
-// forum reads it from its handler goroutines, so it is locked.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	clock *discoursetest.Clock
 }
 
 func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
 	t.Helper()
-	clock := &testClock{t: time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)}
+	clock := discoursetest.NewClock(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
 	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(clock.Now))
 	t.Cleanup(forum.Close)
 	demo := forum.Seed("herald")

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +27,13 @@ func fidelityForum(t *testing.T, opts ...discoursetest.Option) (*discoursetest.S
 
 func call(t *testing.T, method, url, contentType string, body io.Reader, headers map[string]string) (int, map[string]any) {
 	t.Helper()
+	code, out, _ := callWithHeader(t, method, url, contentType, body, headers)
+	return code, out
+}
+
+// callWithHeader is call that also returns the response's header.
+func callWithHeader(t *testing.T, method, url, contentType string, body io.Reader, headers map[string]string) (int, map[string]any, http.Header) {
+	t.Helper()
 	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +51,7 @@ func call(t *testing.T, method, url, contentType string, body io.Reader, headers
 	defer resp.Body.Close()
 	var out map[string]any
 	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	return resp.StatusCode, out, resp.Header
 }
 
 var asAlice = map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": "alice"}
@@ -211,24 +217,6 @@ func TestFakeNotificationVisibility(t *testing.T) {
 	}
 }
 
-// fakeClock is a clock the test moves by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func form(kv ...string) io.Reader {
 	v := url.Values{}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -245,22 +233,14 @@ const formType = "application/x-www-form-urlencoded"
 // (lib/rate_limiter/on_create_record.rb, application_controller.rb);
 // staff are not limited (lib/rate_limiter.rb rate_unlimited?).
 func TestFakePerUserCreateLimits(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	clock := discoursetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	srv, demo := fidelityForum(t, discoursetest.WithClock(clock.Now))
 	srv.AddUser(discoursetest.User{Username: "newbie", TrustLevel: 0})
+	as := func(user string) map[string]string {
+		return map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": user}
+	}
 	reply := func(user, raw string) (int, map[string]any, http.Header) {
-		req, _ := http.NewRequest("POST", srv.URL+"/posts.json", form("topic_id", itoa(demo.OOMTopic.ID), "raw", raw))
-		req.Header.Set("Content-Type", formType)
-		req.Header.Set("Api-Key", discoursetest.AdminAPIKey)
-		req.Header.Set("Api-Username", user)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(resp.Body).Decode(&out)
-		return resp.StatusCode, out, resp.Header
+		return callWithHeader(t, "POST", srv.URL+"/posts.json", formType, form("topic_id", itoa(demo.OOMTopic.ID), "raw", raw), as(user))
 	}
 	if code, out, _ := reply("alice", "First reply from alice, long enough."); code != 200 {
 		t.Fatalf("first reply: %d %v", code, out)
@@ -272,14 +252,14 @@ func TestFakePerUserCreateLimits(t *testing.T) {
 	if extras, _ := out["extras"].(map[string]any); extras["wait_seconds"] != float64(5) {
 		t.Errorf("extras = %v, want wait_seconds 5", out["extras"])
 	}
-	clock.Add(5 * time.Second)
+	clock.Advance(5 * time.Second)
 	if code, out, _ := reply("alice", "Second reply from alice, after waiting."); code != 200 {
 		t.Errorf("after the wait: %d %v", code, out)
 	}
 	if code, out, _ := reply("newbie", "A new user's first reply, long enough."); code != 200 {
 		t.Fatalf("newbie first reply: %d %v", code, out)
 	}
-	clock.Add(10 * time.Second)
+	clock.Advance(10 * time.Second)
 	if code, _, h := reply("newbie", "A new user's second reply, ten seconds on."); code != 429 || h.Get("Retry-After") != "20" {
 		t.Errorf("trust level 0 after 10 s: %d Retry-After=%q, want 429 with 20", code, h.Get("Retry-After"))
 	}
@@ -289,22 +269,14 @@ func TestFakePerUserCreateLimits(t *testing.T) {
 		}
 	}
 	topic := func(user, title string) int {
-		req, _ := http.NewRequest("POST", srv.URL+"/posts.json", form("title", title, "raw", "Body of "+title+", long enough to pass.", "category", itoa(demo.Support.ID)))
-		req.Header.Set("Content-Type", formType)
-		req.Header.Set("Api-Key", discoursetest.AdminAPIKey)
-		req.Header.Set("Api-Username", user)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
+		code, _ := call(t, "POST", srv.URL+"/posts.json", formType, form("title", title, "raw", "Body of "+title+", long enough to pass.", "category", itoa(demo.Support.ID)), as(user))
+		return code
 	}
-	clock.Add(time.Minute)
+	clock.Advance(time.Minute)
 	if code := topic("alice", "A first topic from alice"); code != 200 {
 		t.Fatalf("first topic: %d", code)
 	}
-	clock.Add(6 * time.Second)
+	clock.Advance(6 * time.Second)
 	if code := topic("alice", "A second topic from alice"); code != 429 {
 		t.Errorf("second topic after 6 s: %d, want 429 (15 s between topics)", code)
 	}
@@ -316,10 +288,10 @@ func TestFakePerUserCreateLimits(t *testing.T) {
 // unique_post_key), and for everyone a topic title shorter than
 // min_topic_title_length or already used (app/models/topic.rb).
 func TestFakePostValidators(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	clock := discoursetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	srv, demo := fidelityForum(t, discoursetest.WithClock(clock.Now))
 	create := func(user string, kv ...string) (int, map[string]any) {
-		clock.Add(time.Minute) // clear of the rate limits
+		clock.Advance(time.Minute) // clear of the rate limits
 		return call(t, "POST", srv.URL+"/posts.json", formType, form(kv...),
 			map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": user})
 	}
@@ -340,7 +312,7 @@ func TestFakePostValidators(t *testing.T) {
 	if code, out := create(demo.Bot.Username, "topic_id", itoa(demo.OOMTopic.ID), "raw", body); code != 200 {
 		t.Errorf("staff, same body twice: %d %v (staff skip the check)", code, out)
 	}
-	clock.Add(5 * time.Minute)
+	clock.Advance(5 * time.Minute)
 	if code, out := create("alice", "topic_id", itoa(demo.OOMTopic.ID), "raw", body); code != 200 {
 		t.Errorf("same body after unique_posts_mins: %d %v", code, out)
 	}

@@ -393,3 +393,20 @@ func jsonOrApp(h http.HandlerFunc) http.HandlerFunc {
 		_, _ = io.WriteString(w, "<!doctype html><html><head><title>Discourse</title></head><body><noscript>This forum needs JavaScript.</noscript></body></html>")
 	}
 }
+
+// readRequest reads a request's caller and parameters. It answers 403
+// not_logged_in when needUser and nobody is logged in, and 400 for
+// parameters it cannot read; ok is false when it has answered.
+func readRequest(w http.ResponseWriter, r *http.Request, needUser bool) (caller, url.Values, bool) {
+	c := callerOf(r)
+	if needUser && c.user == nil {
+		writeNotLoggedIn(w)
+		return c, nil, false
+	}
+	f, err := params(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+		return c, nil, false
+	}
+	return c, f, true
+}

@@ -47,14 +47,8 @@ func (s *Server) getPost(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
-	c := callerOf(r)
-	if c.user == nil {
-		writeNotLoggedIn(w)
-		return
-	}
-	f, err := params(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+	c, f, ok := readRequest(w, r, true)
+	if !ok {
 		return
 	}
 	s.mu.Lock()
@@ -180,14 +174,8 @@ func (s *Server) postByNumber(w http.ResponseWriter, r *http.Request) {
 // author or staff replace post[raw]; the answer is {"post": …}. A
 // post[original_text] that no longer matches is an edit conflict (409).
 func (s *Server) updatePost(w http.ResponseWriter, r *http.Request) {
-	c := callerOf(r)
-	if c.user == nil {
-		writeNotLoggedIn(w)
-		return
-	}
-	f, err := params(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+	c, f, ok := readRequest(w, r, true)
+	if !ok {
 		return
 	}
 	raw, given := f["post[raw]"]

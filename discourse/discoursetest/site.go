@@ -246,10 +246,8 @@ func (s *Server) browserLogin(w http.ResponseWriter, r *http.Request) {
 
 // unacceptHandler is the Solved plugin's POST /solution/unaccept.
 func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
-	c := callerOf(r)
-	f, err := params(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+	c, f, ok := readRequest(w, r, false)
+	if !ok {
 		return
 	}
 	s.mu.Lock()

@@ -145,13 +145,11 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
-	c := callerOf(r)
-	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
-	f, err := params(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_parameters", err.Error())
+	c, f, ok := readRequest(w, r, false)
+	if !ok {
 		return
 	}
+	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.topics[id]
