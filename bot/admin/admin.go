@@ -27,7 +27,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"golang.org/x/time/rate"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -36,6 +35,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/store"
@@ -368,17 +369,4 @@ func decodeReply(a *store.Action) reply {
 	var r reply
 	_ = json.Unmarshal(a.Payload, &r)
 	return r
-}
-
-// withChanges returns the payload with fields replaced, keeping the
-// fields this page does not know.
-func withChanges(payload []byte, changes map[string]any) ([]byte, error) {
-	var m map[string]any
-	if err := json.Unmarshal(payload, &m); err != nil {
-		return nil, err
-	}
-	for k, v := range changes {
-		m[k] = v
-	}
-	return json.Marshal(m)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/heraldbot/herald/knowledge"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -14,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/heraldbot/herald/bot/review"
+	"github.com/heraldbot/herald/knowledge"
 
 	"github.com/yuin/goldmark"
 
@@ -237,83 +239,44 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "draft", data)
 }
 
-// markerRE finds the runner's invisible marker, which staff edits must not
-// add or forge.
-var markerRE = regexp.MustCompile(`<!--\s*herald:`)
+func (s *Server) approve(w http.ResponseWriter, r *http.Request) { s.decide(w, r, review.Approve) }
 
-func (s *Server) approve(w http.ResponseWriter, r *http.Request) {
+func (s *Server) reject(w http.ResponseWriter, r *http.Request) { s.decide(w, r, review.Reject) }
+
+// decide applies a moderator's decision through the one review path.
+func (s *Server) decide(w http.ResponseWriter, r *http.Request, verb review.Verb) {
 	id, err := actionID(r)
 	if err != nil {
 		http.NotFound(w, r)
 		return
 	}
-	sess := sessionOf(r)
-	a, err := s.cfg.DB.Action(r.Context(), id)
-	if err != nil {
-		http.NotFound(w, r)
-		return
+	_, err = review.Decide(r.Context(), s.cfg.DB, review.Decision{ActionID: id, Actor: sessionOf(r).Username, Verb: verb,
+		Draft: r.PostForm.Get("draft"), Whisper: r.PostForm.Get("as") == "whisper", Reason: r.PostForm.Get("reason")})
+	if !s.reviewFailed(w, r, err) {
+		notice := "Approved: the bot posts it on its next cycle."
+		if verb == review.Reject {
+			notice = "Rejected."
+		}
+		http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape(notice)), http.StatusSeeOther)
 	}
-	rp := decodeReply(a)
-	draft := strings.ReplaceAll(r.PostForm.Get("draft"), "\r\n", "\n")
-	if strings.TrimSpace(draft) == "" {
-		draft = rp.Draft
-	}
-	if markerRE.MatchString(draft) {
-		http.Error(w, "the draft may not contain herald markers", http.StatusBadRequest)
-		return
-	}
-	if len(draft) > 32000 {
-		http.Error(w, "the draft is longer than the forum allows", http.StatusBadRequest)
-		return
-	}
-	changes := map[string]any{"draft": draft}
-	verb := "approve"
-	if draft != rp.Draft {
-		changes["original"] = rp.Draft
-		verb = "edit and approve"
-	}
-	if r.PostForm.Get("as") == "whisper" {
-		changes["whisper"] = true
-		verb += " as whisper"
-	}
-	payload, err := withChanges(a.Payload, changes)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	err = s.cfg.DB.Decide(r.Context(), id, []string{store.StatePending}, store.StateApproved, sess.Username, verb, "", payload)
-	if errors.Is(err, store.ErrConflict) {
-		http.Error(w, "this draft was already decided", http.StatusConflict)
-		return
-	}
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape("Approved: the bot posts it on its next cycle.")), http.StatusSeeOther)
 }
 
-func (s *Server) reject(w http.ResponseWriter, r *http.Request) {
-	id, err := actionID(r)
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	reason := strings.TrimSpace(r.PostForm.Get("reason"))
-	if reason == "" {
-		http.Error(w, "a reason is required", http.StatusBadRequest)
-		return
-	}
-	err = s.cfg.DB.Decide(r.Context(), id, []string{store.StatePending}, store.StateRejected, sessionOf(r).Username, "reject", reason, nil)
-	if errors.Is(err, store.ErrConflict) {
+// reviewFailed answers a failed review and reports whether there was one.
+func (s *Server) reviewFailed(w http.ResponseWriter, r *http.Request, err error) bool {
+	var invalid *review.InvalidError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, &invalid):
+		http.Error(w, invalid.Msg, http.StatusBadRequest)
+	case errors.Is(err, store.ErrConflict):
 		http.Error(w, "this draft was already decided", http.StatusConflict)
-		return
-	}
-	if err != nil {
+	case errors.Is(err, store.ErrNotFound):
+		http.NotFound(w, r)
+	default:
 		s.fail(w, r, err)
-		return
 	}
-	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=Rejected.", s.cfg.Prefix, id), http.StatusSeeOther)
+	return true
 }
 
 // teach records a proposal to turn an approved answer into a knowledge
@@ -324,22 +287,15 @@ func (s *Server) teach(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	a, err := s.cfg.DB.Action(r.Context(), id)
-	if err != nil || a.Kind != "reply" || (a.State != store.StateDone && a.State != store.StateApproved) {
-		http.Error(w, "only approved or posted replies can be taught", http.StatusConflict)
+	err = review.Teach(r.Context(), s.cfg.DB, id, sessionOf(r).Username)
+	var invalid *review.InvalidError
+	if errors.As(err, &invalid) {
+		http.Error(w, invalid.Msg, http.StatusConflict)
 		return
 	}
-	rp := decodeReply(a)
-	payload, _ := json.Marshal(map[string]any{"source_action": a.ID, "topic_id": a.TopicID, "topic_title": rp.TopicTitle,
-		"category_id": rp.CategoryID, "draft": rp.Draft, "question": rp.Question, "facts": rp.Facts, "proposed_by": sessionOf(r).Username})
-	_, err = s.cfg.DB.Record(r.Context(), []store.Action{{Kind: "teach", Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
-		PostID: a.PostID, Payload: payload, Confidence: a.Confidence, State: store.StatePending, Mode: "staff",
-		Reason: "proposed by " + sessionOf(r).Username}})
-	if err != nil {
-		s.fail(w, r, err)
-		return
+	if !s.reviewFailed(w, r, err) {
+		http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape("Proposed as a knowledge entry; it waits in the queue.")), http.StatusSeeOther)
 	}
-	http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape("Proposed as a knowledge entry; it waits in the queue.")), http.StatusSeeOther)
 }
 
 func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading string, f store.ActionFilter, self string) {

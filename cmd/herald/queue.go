@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/heraldbot/herald/discourse"
 	"io"
 	"os"
 	"strconv"
@@ -13,7 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/heraldbot/herald/discourse"
+
 	"github.com/heraldbot/herald/bot/admin"
+	"github.com/heraldbot/herald/bot/review"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -88,11 +90,11 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return usagef("bad action ID %q", pos[0])
 	}
-	a, err := db.Action(ctx, id)
-	if err != nil {
-		return err
-	}
 	if sub == "show" {
+		a, err := db.Action(ctx, id)
+		if err != nil {
+			return err
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
@@ -101,63 +103,53 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *as == "" {
 		return usagef("queue %s needs --as USERNAME (recorded in the audit)", sub)
 	}
-	actor := "cli:" + *as
-	var p map[string]any
-	if err := json.Unmarshal(a.Payload, &p); err != nil {
-		return fmt.Errorf("action %d: %w", id, err)
-	}
+	d := review.Decision{ActionID: id, Actor: "cli:" + *as, Verb: review.Approve, Whisper: *whisper, Reason: *reason}
 	switch sub {
-	case "approve", "edit":
-		verb := "approve"
-		if sub == "edit" {
-			if *file == "" {
-				return usagef("queue edit needs --file FILE (or - for stdin)")
-			}
-			var in io.Reader = stdin
-			if *file != "-" {
-				f, err := os.Open(*file)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				in = f
-			}
-			b, err := io.ReadAll(io.LimitReader(in, 64<<10))
-			if err != nil {
-				return err
-			}
-			draft := strings.TrimSpace(string(b))
-			if draft == "" || strings.Contains(draft, "<!-- herald:") {
-				return usagef("the new draft is empty or contains a herald marker")
-			}
-			if draft != p["draft"] {
-				p["original"], p["draft"] = p["draft"], draft
-				verb = "edit and approve"
-			}
+	case "approve":
+	case "edit":
+		if *file == "" {
+			return usagef("queue edit needs --file FILE (or - for stdin)")
 		}
-		if *whisper {
-			p["whisper"] = true
-			verb += " as whisper"
+		if d.Draft, err = readDraft(*file, stdin); err != nil {
+			return err
 		}
-		payload, _ := json.Marshal(p)
-		err = db.Decide(ctx, id, []string{store.StatePending}, store.StateApproved, actor, verb, "", payload)
+		if strings.TrimSpace(d.Draft) == "" {
+			return usagef("the new draft is empty")
+		}
 	case "reject":
 		if *reason == "" {
 			return usagef("queue reject needs --reason")
 		}
-		err = db.Decide(ctx, id, []string{store.StatePending}, store.StateRejected, actor, "reject", *reason, nil)
+		d.Verb = review.Reject
 	default:
 		return usagef("unknown queue subcommand %q", sub)
 	}
-	if errors.Is(err, store.ErrConflict) {
-		return fmt.Errorf("action %d is %s, not pending: %w", id, a.State, err)
+	out, err := review.Decide(ctx, db, d)
+	var invalid *review.InvalidError
+	if errors.As(err, &invalid) {
+		return usagef("%s", invalid.Msg)
 	}
 	if err != nil {
 		return err
 	}
-	past := map[string]string{"approve": "approved", "edit": "edited and approved", "reject": "rejected"}[sub]
-	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, past, *as)
+	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, out.Past(), *as)
 	return err
+}
+
+// readDraft reads an edited draft from a file, or stdin for "-", up to
+// 64 KiB.
+func readDraft(path string, stdin io.Reader) (string, error) {
+	in := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		in = f
+	}
+	b, err := io.ReadAll(io.LimitReader(in, 64<<10))
+	return string(b), err
 }
 
 // cmdAdminLink prints a one-time login link to the admin page for a

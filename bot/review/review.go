@@ -1,0 +1,193 @@
+// Package review is the one path by which staff decide what the bot has
+// queued: approve, edit and approve, approve as a whisper, reject, and
+// teach (propose a posted answer as a knowledge entry). The admin page
+// and `herald queue` both call it, so the policy (which states may be
+// decided, what an edited draft may contain, what the audit records) is
+// written once.
+//
+// Invariants: a decision moves a pending action only (store.Decide's
+// state check makes a second decision fail with store.ErrConflict); an
+// edited draft never carries the runner's marker and fits the forum's
+// 32,000-character limit; every decision records who made it and its
+// verb; fields of the payload that review does not know are kept.
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/heraldbot/herald/store"
+)
+
+// Verb is what staff decide.
+type Verb string
+
+// Verbs.
+const (
+	Approve Verb = "approve" // post the draft as it is, or as edited in Draft
+	Reject  Verb = "reject"  // never post it; Reason is required
+)
+
+// Decision is one staff decision on a queued action.
+type Decision struct {
+	ActionID int64
+	Actor    string // who decides, as the audit records it
+	Verb     Verb
+	// Draft replaces the queued draft when it is not empty and differs
+	// (an edit); empty keeps the draft.
+	Draft   string
+	Whisper bool   // post as a staff-only whisper
+	Reason  string // why, for a rejection
+}
+
+// InvalidError is a decision that breaks the policy; nothing was changed.
+type InvalidError struct{ Msg string }
+
+func (e *InvalidError) Error() string { return "review: " + e.Msg }
+
+// MaxDraft is the longest draft the forum accepts (max_post_length).
+const MaxDraft = 32000
+
+// markerRE finds the runner's invisible marker, which staff edits must
+// not contain: the runner adds its own, and a copied one would make it
+// mistake another post for its own.
+var markerRE = regexp.MustCompile(`<!--\s*herald:`)
+
+// Outcome says what a decision did, for the caller to show.
+type Outcome struct {
+	Action store.Action
+	Audit  string // the verb recorded, such as "edit and approve as whisper"
+}
+
+// Past words the decision for people: "edited and approved as whisper".
+func (o Outcome) Past() string {
+	r := strings.NewReplacer("edit and approve", "edited and approved", "approve", "approved", "reject", "rejected")
+	return r.Replace(o.Audit)
+}
+
+// Decide applies d to the pending action it names.
+func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
+	if strings.TrimSpace(d.Actor) == "" {
+		return Outcome{}, &InvalidError{"a decision needs the name of who makes it"}
+	}
+	a, err := db.Action(ctx, d.ActionID)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("review: action %d: %w", d.ActionID, err)
+	}
+	switch d.Verb {
+	case Reject:
+		reason := strings.TrimSpace(d.Reason)
+		if reason == "" {
+			return Outcome{}, &InvalidError{"a rejection needs a reason"}
+		}
+		err := db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateRejected, d.Actor, string(Reject), reason, nil)
+		return Outcome{Action: *a, Audit: string(Reject)}, decided(a, err)
+	case Approve:
+		changes, audit, err := approval(a.Payload, d)
+		if err != nil {
+			return Outcome{}, err
+		}
+		payload, err := withChanges(a.Payload, changes)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("review: action %d: payload: %w", a.ID, err)
+		}
+		err = db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateApproved, d.Actor, audit, "", payload)
+		return Outcome{Action: *a, Audit: audit}, decided(a, err)
+	}
+	return Outcome{}, &InvalidError{fmt.Sprintf("unknown verb %q (approve or reject)", d.Verb)}
+}
+
+// approval returns the payload changes and audit verb of an approval.
+func approval(payload []byte, d Decision) (map[string]any, string, error) {
+	var cur struct {
+		Draft string `json:"draft"`
+	}
+	if err := json.Unmarshal(payload, &cur); err != nil {
+		return nil, "", fmt.Errorf("review: action %d: payload: %w", d.ActionID, err)
+	}
+	draft := strings.TrimSpace(strings.ReplaceAll(d.Draft, "\r\n", "\n"))
+	changes := map[string]any{}
+	audit := string(Approve)
+	if draft != "" && draft != strings.TrimSpace(cur.Draft) {
+		switch {
+		case markerRE.MatchString(draft):
+			return nil, "", &InvalidError{"the draft may not contain a herald marker"}
+		case len(draft) > MaxDraft:
+			return nil, "", &InvalidError{fmt.Sprintf("the draft is %d characters; the forum takes at most %d", len(draft), MaxDraft)}
+		}
+		changes["draft"], changes["original"] = draft, cur.Draft
+		audit = "edit and approve"
+	}
+	if d.Whisper {
+		changes["whisper"] = true
+		audit += " as whisper"
+	}
+	return changes, audit, nil
+}
+
+// decided words a failed store decision.
+func decided(a *store.Action, err error) error {
+	if errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("review: action %d is %s, not pending: %w", a.ID, a.State, err)
+	}
+	if err != nil {
+		return fmt.Errorf("review: action %d: %w", a.ID, err)
+	}
+	return nil
+}
+
+// withChanges returns the payload with fields replaced, keeping the
+// fields review does not know.
+func withChanges(payload []byte, changes map[string]any) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(payload, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range changes {
+		m[k] = v
+	}
+	return json.Marshal(m)
+}
+
+// Teach proposes the answer of a reply action that was approved or
+// posted as a knowledge entry: a pending "teach" action joins the queue,
+// and the learning loop imports it once staff approve it. Teaching the
+// same reply twice is a no-op (the key is the reply's id).
+func Teach(ctx context.Context, db *store.DB, actionID int64, actor string) error {
+	if strings.TrimSpace(actor) == "" {
+		return &InvalidError{"a proposal needs the name of who makes it"}
+	}
+	a, err := db.Action(ctx, actionID)
+	if err != nil {
+		return fmt.Errorf("review: action %d: %w", actionID, err)
+	}
+	if a.Kind != "reply" || a.State != store.StateDone && a.State != store.StateApproved {
+		return &InvalidError{"only approved or posted replies can be taught"}
+	}
+	var r struct {
+		TopicTitle string          `json:"topic_title"`
+		CategoryID int             `json:"category_id"`
+		Draft      string          `json:"draft"`
+		Question   string          `json:"question"`
+		Facts      json.RawMessage `json:"facts"`
+	}
+	if err := json.Unmarshal(a.Payload, &r); err != nil {
+		return fmt.Errorf("review: action %d: payload: %w", a.ID, err)
+	}
+	payload, err := json.Marshal(map[string]any{"source_action": a.ID, "topic_id": a.TopicID, "topic_title": r.TopicTitle,
+		"category_id": r.CategoryID, "draft": r.Draft, "question": r.Question, "facts": r.Facts, "proposed_by": actor})
+	if err != nil {
+		return fmt.Errorf("review: action %d: %w", a.ID, err)
+	}
+	_, err = db.Record(ctx, []store.Action{{Kind: "teach", Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
+		PostID: a.PostID, Payload: payload, Confidence: a.Confidence, State: store.StatePending, Mode: "staff",
+		Reason: "proposed by " + actor}})
+	if err != nil {
+		return fmt.Errorf("review: teach %d: %w", a.ID, err)
+	}
+	return nil
+}
