@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -18,28 +19,8 @@ const (
 	TriggerSweep    = "sweep"
 )
 
-// Reply is the payload of a reply action: the draft, why it was made, and
-// where it goes. Staff edits replace Draft and keep the rest.
-type Reply struct {
-	Trigger    string  `json:"trigger"`
-	TopicID    int     `json:"topic_id"`
-	TopicTitle string  `json:"topic_title"`
-	CategoryID int     `json:"category_id"`
-	PostID     int     `json:"post_id"`
-	PostNumber int     `json:"post_number"`
-	Asker      string  `json:"asker"`
-	Draft      string  `json:"draft"`
-	Original   string  `json:"original,omitempty"` // the draft before staff edits
-	Whisper    bool    `json:"whisper,omitempty"`
-	Decision   string  `json:"decision"`
-	Confidence float64 `json:"confidence"`
-	// Question is the post (or thread) the draft answers, for reviewers.
-	Question string            `json:"question,omitempty"`
-	Matches  []knowledge.Match `json:"matches"`
-	Facts    knowledge.Facts   `json:"facts"`
-	// Cited are the ids of the entries the draft cites.
-	Cited []string `json:"cited,omitempty"`
-}
+// Reply is the payload of a reply action (declared in bot/action).
+type Reply = action.Reply
 
 // ActionKey is the idempotency key of a reply to one post.
 func ActionKey(topicID, postID int) string { return fmt.Sprintf("reply:%d:%d", topicID, postID) }
@@ -54,7 +35,7 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 		Question: truncateRunes(p.Raw, 4000), Cited: citedIDs(draft, ans),
 	}
 	payload, _ := json.Marshal(r)
-	a := store.Action{Kind: "reply", Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
+	a := store.Action{Kind: action.KindReply, Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
 		Payload: payload, Confidence: ans.Confidence, Mode: string(b.opts.Mode)}
 	switch {
 	case draft == "":

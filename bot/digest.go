@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/heraldbot/herald/discourse"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/heraldbot/herald/bot/action"
+	"github.com/heraldbot/herald/discourse"
 
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -25,7 +27,7 @@ type Outcomes struct {
 // drafts staff rejected.
 func (b *Bot) Outcomes(ctx context.Context, since time.Time) (Outcomes, error) {
 	var o Outcomes
-	done, err := b.db.ListActions(ctx, store.ActionFilter{Kind: "reply", States: []string{store.StateDone}, Since: since, Limit: 500})
+	done, err := b.db.ListActions(ctx, store.ActionFilter{Kind: action.KindReply, States: []string{store.StateDone}, Since: since, Limit: 500})
 	if err != nil {
 		return o, err
 	}
@@ -158,7 +160,7 @@ func (b *Bot) QueueDigest(ctx context.Context, md string, categoryID int, group 
 	if err != nil {
 		return fmt.Errorf("bot: digest payload: %w", err)
 	}
-	a := store.Action{Kind: "digest", Key: DigestKey(start), Payload: payload, Mode: string(b.opts.Mode),
+	a := store.Action{Kind: action.KindDigest, Key: DigestKey(start), Payload: payload, Mode: string(b.opts.Mode),
 		State: store.StateApproved, Reason: "scheduled digest"}
 	if b.opts.Mode == ModeShadow {
 		a.State, a.Reason = store.StateShadow, "shadow mode"

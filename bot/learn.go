@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -102,7 +103,7 @@ func (b *Bot) proposeFromSolved(ctx context.Context, topicID int) (int, error) {
 	if b.opts.Mode == ModeShadow {
 		state = store.StateShadow
 	}
-	n, err := b.db.Record(ctx, []store.Action{{Kind: "learn", Key: key, TopicID: t.ID, PostID: answer.ID,
+	n, err := b.db.Record(ctx, []store.Action{{Kind: action.KindLearn, Key: key, TopicID: t.ID, PostID: answer.ID,
 		Payload: payload, Confidence: 1, State: state, Mode: string(b.opts.Mode), Reason: "accepted answer by " + answer.Username}})
 	return n, err
 }
@@ -125,14 +126,9 @@ func (b *Bot) applyProposal(ctx context.Context, a store.Action) error {
 		return b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable proposal: "+err.Error())
 	}
 	e := p.Entry
-	if a.Kind == "teach" {
+	if a.Kind == action.KindTeach {
 		// A staff-approved reply becomes an entry about its topic.
-		var teach struct {
-			TopicID    int    `json:"topic_id"`
-			TopicTitle string `json:"topic_title"`
-			Question   string `json:"question"`
-			Draft      string `json:"draft"`
-		}
+		var teach action.Teach
 		_ = json.Unmarshal(a.Payload, &teach)
 		var err error
 		e, err = knowledge.TopicEntry(knowledge.SolvedTopic{ForumURL: b.client.BaseURL(), TopicID: teach.TopicID, Title: teach.TopicTitle,

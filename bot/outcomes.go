@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/store"
 )
@@ -21,7 +22,7 @@ var negativeRE = regexp.MustCompile(`(?i)\b(did(n'?t| not) (help|work|fix)|does(
 // The counts feed each cited entry's prior (see store.EntryOutcome) and
 // show in `herald kb show` and the admin page.
 func (b *Bot) CollectOutcomes(ctx context.Context, since time.Time) (int, error) {
-	done, err := b.db.ListActions(ctx, store.ActionFilter{Kind: "reply", States: []string{store.StateDone}, Since: since, Limit: 500})
+	done, err := b.db.ListActions(ctx, store.ActionFilter{Kind: action.KindReply, States: []string{store.StateDone}, Since: since, Limit: 500})
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -59,11 +60,11 @@ func (b *Bot) RunActions(ctx context.Context) error {
 // limited, forum unreachable, budget spent).
 func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error) {
 	switch a.Kind {
-	case "learn", "teach":
+	case action.KindLearn, action.KindTeach:
 		return false, b.applyProposal(ctx, a)
-	case "tag":
+	case action.KindTag:
 		return b.applyTags(ctx, a)
-	case "digest":
+	case action.KindDigest:
 		return b.postDigest(ctx, a)
 	}
 	var r Reply
@@ -71,7 +72,7 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload: "+err.Error())
 	}
 	// Budgets first: they do not depend on the forum.
-	total, _, err := b.db.DoneSince(ctx, "reply", b.now().Add(-time.Hour), r.TopicID)
+	total, _, err := b.db.DoneSince(ctx, action.KindReply, b.now().Add(-time.Hour), r.TopicID)
 	if err != nil {
 		return true, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -220,7 +221,7 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 		if b.opts.Mode == ModeShadow {
 			state = store.StateShadow
 		}
-		actions = append(actions, store.Action{Kind: "tag", Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
+		actions = append(actions, store.Action{Kind: action.KindTag, Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
 			TopicID: t.ID, PostID: first.ID, Payload: payload, Confidence: ans.Confidence, State: state,
 			Mode: string(b.opts.Mode), Reason: "tags from matched entries"})
 		u.Tags = add

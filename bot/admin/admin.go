@@ -38,6 +38,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/store"
 )
@@ -342,31 +343,9 @@ func (s *Server) topicURL(topicID int) string {
 	return strings.TrimRight(s.cfg.ForumURL, "/") + "/t/topic/" + strconv.Itoa(topicID) + "/1"
 }
 
-// reply is the part of a reply action's payload the page reads.
-type reply struct {
-	Trigger    string  `json:"trigger"`
-	TopicID    int     `json:"topic_id"`
-	TopicTitle string  `json:"topic_title"`
-	CategoryID int     `json:"category_id"`
-	PostNumber int     `json:"post_number"`
-	Asker      string  `json:"asker"`
-	Draft      string  `json:"draft"`
-	Original   string  `json:"original"`
-	Whisper    bool    `json:"whisper"`
-	Confidence float64 `json:"confidence"`
-	Question   string  `json:"question"`
-	Matches    []struct {
-		ID      string   `json:"id"`
-		URL     string   `json:"url"`
-		Title   string   `json:"title"`
-		Score   float64  `json:"score"`
-		Reasons []string `json:"reasons"`
-	} `json:"matches"`
-	Facts json.RawMessage `json:"facts"`
-}
-
-func decodeReply(a *store.Action) reply {
-	var r reply
+// decodeReply reads a reply (or teach) payload for display.
+func decodeReply(a *store.Action) action.Reply {
+	var r action.Reply
 	_ = json.Unmarshal(a.Payload, &r)
 	return r
 }

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/bot/review"
 	"github.com/heraldbot/herald/knowledge"
 
@@ -108,7 +108,7 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 		rp := decodeReply(a)
 		rw := row{ID: a.ID, Title: rp.TopicTitle, TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
 			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
-		if a.Kind == "teach" {
+		if a.Kind == action.KindTeach {
 			rw.Title = "Teach: " + rp.TopicTitle
 		}
 		for j, m := range rp.Matches {
@@ -201,9 +201,7 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	var f knowledge.Facts
-	_ = json.Unmarshal(rp.Facts, &f)
-	facts := factRows(&f)
+	facts := factRows(&rp.Facts)
 	outs, err := s.cfg.DB.EntryOutcomes(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
@@ -219,7 +217,7 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		page
 		Outcome           map[string]string
 		Action            *store.Action
-		Reply             reply
+		Reply             action.Reply
 		TopicURL, Result  string
 		Question, Preview template.HTML
 		Facts             []factRow

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -103,9 +104,7 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 
 // approval returns the payload changes and audit verb of an approval.
 func approval(payload []byte, d Decision) (map[string]any, string, error) {
-	var cur struct {
-		Draft string `json:"draft"`
-	}
+	var cur action.Reply
 	if err := json.Unmarshal(payload, &cur); err != nil {
 		return nil, "", fmt.Errorf("review: action %d: payload: %w", d.ActionID, err)
 	}
@@ -154,7 +153,7 @@ func withChanges(payload []byte, changes map[string]any) ([]byte, error) {
 }
 
 // Teach proposes the answer of a reply action that was approved or
-// posted as a knowledge entry: a pending "teach" action joins the queue,
+// posted as a knowledge entry: a pending teach action joins the queue,
 // and the learning loop imports it once staff approve it. Teaching the
 // same reply twice is a no-op (the key is the reply's id).
 func Teach(ctx context.Context, db *store.DB, actionID int64, actor string) error {
@@ -165,25 +164,19 @@ func Teach(ctx context.Context, db *store.DB, actionID int64, actor string) erro
 	if err != nil {
 		return fmt.Errorf("review: action %d: %w", actionID, err)
 	}
-	if a.Kind != "reply" || a.State != store.StateDone && a.State != store.StateApproved {
+	if a.Kind != action.KindReply || a.State != store.StateDone && a.State != store.StateApproved {
 		return &InvalidError{"only approved or posted replies can be taught"}
 	}
-	var r struct {
-		TopicTitle string          `json:"topic_title"`
-		CategoryID int             `json:"category_id"`
-		Draft      string          `json:"draft"`
-		Question   string          `json:"question"`
-		Facts      json.RawMessage `json:"facts"`
-	}
+	var r action.Reply
 	if err := json.Unmarshal(a.Payload, &r); err != nil {
 		return fmt.Errorf("review: action %d: payload: %w", a.ID, err)
 	}
-	payload, err := json.Marshal(map[string]any{"source_action": a.ID, "topic_id": a.TopicID, "topic_title": r.TopicTitle,
-		"category_id": r.CategoryID, "draft": r.Draft, "question": r.Question, "facts": r.Facts, "proposed_by": actor})
+	payload, err := json.Marshal(action.Teach{SourceAction: a.ID, TopicID: a.TopicID, TopicTitle: r.TopicTitle,
+		CategoryID: r.CategoryID, Draft: r.Draft, Question: r.Question, Facts: r.Facts, ProposedBy: actor})
 	if err != nil {
 		return fmt.Errorf("review: action %d: %w", a.ID, err)
 	}
-	_, err = db.Record(ctx, []store.Action{{Kind: "teach", Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
+	_, err = db.Record(ctx, []store.Action{{Kind: action.KindTeach, Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
 		PostID: a.PostID, Payload: payload, Confidence: a.Confidence, State: store.StatePending, Mode: "staff",
 		Reason: "proposed by " + actor}})
 	if err != nil {

@@ -1,0 +1,26 @@
+package action
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The payloads are the action log's stored format: what an earlier
+// version wrote (here with a field this version does not know, and
+// without the newer cited ids) must still decode.
+func TestPayloadsDecodeStoredJSON(t *testing.T) {
+	stored := `{"trigger":"new_topic","topic_id":7,"topic_title":"OOM","category_id":2,"post_id":31,"post_number":1,
+		"asker":"alice","draft":"Lower the memory.","decision":"reply","confidence":0.91,"matches":[{"id":"vllm-oom","url":"https://example.org/1","title":"OOM","score":3.5,"reasons":["exception"]}],
+		"facts":{"platform":"rocm","versions":{"vllm":"0.24.0"}},"retired_field":true}`
+	var r Reply
+	if err := json.Unmarshal([]byte(stored), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.TopicID != 7 || r.Asker != "alice" || len(r.Matches) != 1 || r.Matches[0].ID != "vllm-oom" || r.Facts.Platform != "rocm" || r.Facts.Versions["vllm"] != "0.24.0" || r.Cited != nil {
+		t.Errorf("decoded %+v", r)
+	}
+	var teach Teach
+	if err := json.Unmarshal([]byte(`{"source_action":4,"topic_id":7,"draft":"d","proposed_by":"maria"}`), &teach); err != nil || teach.SourceAction != 4 || teach.ProposedBy != "maria" {
+		t.Errorf("teach = %+v, %v", teach, err)
+	}
+}
