@@ -65,9 +65,24 @@ type Options struct {
 	Paused bool
 }
 
+// DefaultOptions is the bot's default policy, the one place its numbers
+// are set; the config file's defaults are read from it. The thresholds
+// are not here: they come fitted with the knowledge model.
+//
+// Why these numbers: shadow mode until staff choose otherwise; three bot
+// posts in one topic is a reply and two follow-ups; 30 posts an hour is
+// well under Discourse's shared 60-a-minute API budget and more than a
+// busy support forum's new topics; five answered mentions a day keep one
+// account from turning the bot into a chat; 100 pages of 50 posts bound
+// one poll after a long outage.
+func DefaultOptions() Options {
+	return Options{Mode: ModeShadow, MaxPerTopic: 3, HourlyBudget: 30, MaxMentionsPerUser: 5, MaxPages: 100}
+}
+
 func (o *Options) defaults(m *knowledge.Model) {
+	d := DefaultOptions()
 	if o.Mode == "" {
-		o.Mode = ModeShadow
+		o.Mode = d.Mode
 	}
 	if o.AutoPost == 0 {
 		o.AutoPost = m.Reply
@@ -76,16 +91,16 @@ func (o *Options) defaults(m *knowledge.Model) {
 		o.QueueFloor = m.QueueFloor
 	}
 	if o.MaxPerTopic == 0 {
-		o.MaxPerTopic = 3
+		o.MaxPerTopic = d.MaxPerTopic
 	}
 	if o.HourlyBudget == 0 {
-		o.HourlyBudget = 30
+		o.HourlyBudget = d.HourlyBudget
 	}
 	if o.MaxMentionsPerUser == 0 {
-		o.MaxMentionsPerUser = 5
+		o.MaxMentionsPerUser = d.MaxMentionsPerUser
 	}
 	if o.MaxPages == 0 {
-		o.MaxPages = 100
+		o.MaxPages = d.MaxPages
 	}
 	o.IgnoreUsers = append(o.IgnoreUsers, "system", "discobot")
 }

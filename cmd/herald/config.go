@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/heraldbot/herald/discourse"
 	"io"
 	"net/url"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/discourse"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -148,11 +150,13 @@ func defaultConfig() Config {
 	c.Discourse.Username = "herald"
 	c.Discourse.RequestsPerMinute = 50
 	c.Discourse.Timeout = Duration(30 * time.Second)
-	c.Bot.Mode = "shadow"
+	d := bot.DefaultOptions()
+	c.Bot.Mode = string(d.Mode)
 	c.Bot.PollInterval = Duration(30 * time.Second)
-	c.Bot.MaxPerTopic = 3
+	c.Bot.MaxPerTopic = d.MaxPerTopic
 	c.Bot.MaxReplyChars = 5000
-	c.Bot.HourlyBudget = 30
+	c.Bot.HourlyBudget = d.HourlyBudget
+	c.Bot.MaxMentionsPerUser = d.MaxMentionsPerUser
 	c.Store.Path = "herald.db"
 	c.Knowledge.Sources = []string{"builtin:vllm"}
 	c.HTTP.Listen = "127.0.0.1:8080"
