@@ -25,6 +25,8 @@
 //   - Answer reads one immutable snapshot of the knowledge base's index
 //     and schema; Reload swaps in a new one.
 //
-// Dependencies point one way: bot uses discourse, knowledge and store;
-// nothing imports bot. It talks neither SQL nor HTTP itself.
+// Dependencies point one way: bot uses discourse, knowledge, store and
+// bot/action (the action kinds and payloads); only cmd/herald imports
+// bot, while the admin page (bot/admin) and the review path (bot/review)
+// share bot/action with it instead. It talks neither SQL nor HTTP itself.
 package bot
