@@ -67,6 +67,13 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	case action.KindDigest:
 		return b.postDigest(ctx, a)
 	}
+	return b.performReply(ctx, a)
+}
+
+// performReply posts a reply action once: budgets, then the attempt is
+// marked, then the live topic is re-read and every rail re-checked, then
+// the draft is checked inert and posted with its marker.
+func (b *Bot) performReply(ctx context.Context, a store.Action) (stop bool, err error) {
 	var r Reply
 	if err := json.Unmarshal(a.Payload, &r); err != nil {
 		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload: "+err.Error())
@@ -88,48 +95,8 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 	if err != nil {
 		return true, err
 	}
-	// Re-check the live topic right before writing.
-	t, err := b.client.Topic(ctx, r.TopicID)
-	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotVisible) {
-		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted or hidden")
-	}
-	if err != nil {
-		return true, b.requeue(ctx, a, err)
-	}
-	posts, err := b.client.AllTopicPosts(ctx, t)
-	b.countAPIError(err)
-	if err != nil {
-		return true, b.requeue(ctx, a, err)
-	}
-	mine := 0
-	for _, p := range posts {
-		if !strings.EqualFold(p.Username, b.opts.Username) {
-			continue
-		}
-		if strings.Contains(p.Raw, marker(a.Key)) {
-			// Posted before a crash (or a lost response): record it.
-			return false, b.finish(ctx, a, store.StateDone, "post:"+strconv.Itoa(p.ID), "")
-		}
-		mine++
-	}
-	switch {
-	case t.DeletedAt != nil: // staff accounts still see deleted topics
-		return false, b.finish(ctx, a, store.StateSkipped, "", "topic deleted")
-	case t.Closed || t.Archived:
-		return false, b.finish(ctx, a, store.StateSkipped, "", "topic closed")
-	case t.Archetype == ArchetypePrivateMessage:
-		return false, b.finish(ctx, a, store.StateSkipped, "", "a private message")
-	case b.skipTagged(t) != "":
-		return false, b.finish(ctx, a, store.StateSkipped, "", b.skipTagged(t))
-	case !b.inScope(t.CategoryID):
-		return false, b.finish(ctx, a, store.StateSkipped, "", "topic moved out of scope")
-	case (r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep) && t.Accepted != nil:
-		return false, b.finish(ctx, a, store.StateSkipped, "", "already solved")
-	case (r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep) && mine > 0:
-		return false, b.finish(ctx, a, store.StateSkipped, "", "the bot already answered this topic")
-	case mine >= b.opts.MaxPerTopic:
-		return false, b.finish(ctx, a, store.StateSkipped, "", fmt.Sprintf("the bot has %d posts in this topic (max %d)", mine, b.opts.MaxPerTopic))
+	if stop, settled, err := b.recheck(ctx, a, r); settled || err != nil {
+		return stop, err
 	}
 	if paused, err := b.Paused(ctx); err != nil || paused {
 		return true, b.requeue(ctx, a, errors.New("paused"))
@@ -141,6 +108,70 @@ func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error
 			return false, b.finish(ctx, a, store.StateFailed, "", "draft is not inert: "+problems[0])
 		}
 	}
+	return b.postReply(ctx, a, r, attempts)
+}
+
+// recheck re-reads the live topic right before writing. settled reports
+// that the action was finished (posted before a crash, or skipped by a
+// rail) or requeued, so nothing is to be posted now.
+func (b *Bot) recheck(ctx context.Context, a store.Action, r Reply) (stop, settled bool, err error) {
+	t, err := b.client.Topic(ctx, r.TopicID)
+	b.countAPIError(err)
+	if errors.Is(err, discourse.ErrNotVisible) {
+		return false, true, b.finish(ctx, a, store.StateSkipped, "", "topic deleted or hidden")
+	}
+	if err != nil {
+		return true, true, b.requeue(ctx, a, err)
+	}
+	posts, err := b.client.AllTopicPosts(ctx, t)
+	b.countAPIError(err)
+	if err != nil {
+		return true, true, b.requeue(ctx, a, err)
+	}
+	mine := 0
+	for _, p := range posts {
+		if !strings.EqualFold(p.Username, b.opts.Username) {
+			continue
+		}
+		if strings.Contains(p.Raw, marker(a.Key)) {
+			// Posted before a crash (or a lost response): record it.
+			return false, true, b.finish(ctx, a, store.StateDone, "post:"+strconv.Itoa(p.ID), "")
+		}
+		mine++
+	}
+	if reason := b.liveRails(t, r, mine); reason != "" {
+		return false, true, b.finish(ctx, a, store.StateSkipped, "", reason)
+	}
+	return false, false, nil
+}
+
+// liveRails is why the live topic t no longer takes reply r, or "";
+// mine counts the bot's posts in it.
+func (b *Bot) liveRails(t *discourse.Topic, r Reply, mine int) string {
+	opening := r.Trigger == TriggerNewTopic || r.Trigger == TriggerSweep
+	switch {
+	case t.DeletedAt != nil: // staff accounts still see deleted topics
+		return "topic deleted"
+	case t.Closed || t.Archived:
+		return "topic closed"
+	case t.Archetype == ArchetypePrivateMessage:
+		return "a private message"
+	case b.skipTagged(t) != "":
+		return b.skipTagged(t)
+	case !b.inScope(t.CategoryID):
+		return "topic moved out of scope"
+	case opening && t.Accepted != nil:
+		return "already solved"
+	case opening && mine > 0:
+		return "the bot already answered this topic"
+	case mine >= b.opts.MaxPerTopic:
+		return fmt.Sprintf("the bot has %d posts in this topic (max %d)", mine, b.opts.MaxPerTopic)
+	}
+	return ""
+}
+
+// postReply posts the draft with its marker and records the outcome.
+func (b *Bot) postReply(ctx context.Context, a store.Action, r Reply, attempts int) (stop bool, err error) {
 	raw := strings.TrimRight(r.Draft, "\n") + "\n\n" + marker(a.Key)
 	p, err := b.client.CreatePost(ctx, discourse.CreatePostRequest{TopicID: r.TopicID, Raw: raw,
 		ReplyToPostNumber: r.PostNumber, Whisper: r.Whisper})
