@@ -43,18 +43,11 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	if b.isBot(p.Username) || p.PostType != discourse.PostTypeRegular {
 		return store.Action{}, false, nil
 	}
-	t, err := b.client.Topic(ctx, p.TopicID)
-	b.countAPIError(err)
-	if errors.Is(err, discourse.ErrNotVisible) {
-		return store.Action{}, false, nil
-	}
-	if err != nil {
-		return store.Action{}, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
-	}
 	// The same rails as a new topic: a mention does not open a private
 	// message, a skip-tagged topic, another category or a low trust level.
-	if b.stayOut(p, t) != "" {
-		return store.Action{}, false, nil
+	t, in, err := b.topicFor(ctx, p)
+	if !in || err != nil {
+		return store.Action{}, false, err
 	}
 	if over, err := b.overMentionCap(ctx, p.Username); err != nil || over {
 		return store.Action{}, false, err

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -135,16 +134,8 @@ func (b *Bot) triage(ctx context.Context, p *discourse.Post) (store.Action, bool
 	// posts_controller.rb#latest), so no private message arrives here;
 	// the runner re-checks the archetype before it writes.
 	if len(b.opts.SkipTags) > 0 {
-		t, err := b.client.Topic(ctx, p.TopicID)
-		b.countAPIError(err)
-		if errors.Is(err, discourse.ErrNotVisible) {
-			return store.Action{}, false, nil
-		}
-		if err != nil {
-			return store.Action{}, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
-		}
-		if b.stayOut(p, t) != "" {
-			return store.Action{}, false, nil
+		if _, in, err := b.topicFor(ctx, p); !in || err != nil {
+			return store.Action{}, false, err
 		}
 	}
 	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: p.TopicTitle, Body: p.Raw})

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -67,4 +68,19 @@ func (b *Bot) overMentionCap(ctx context.Context, asker string) (bool, error) {
 		return false, err
 	}
 	return n >= b.opts.MaxMentionsPerUser, nil
+}
+
+// topicFor reads the live topic of post p and applies the rails to both;
+// in is false when the topic is gone or hidden, or a rail keeps the bot
+// out.
+func (b *Bot) topicFor(ctx context.Context, p *discourse.Post) (t *discourse.Topic, in bool, err error) {
+	t, err = b.client.Topic(ctx, p.TopicID)
+	b.countAPIError(err)
+	if errors.Is(err, discourse.ErrNotVisible) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("bot: read topic %d: %w", p.TopicID, err)
+	}
+	return t, b.stayOut(p, t) == "", nil
 }
