@@ -116,6 +116,7 @@ type Bot struct {
 	now      func() time.Time
 	wake     chan struct{}
 	health   health
+	kinds    map[string]performer
 }
 
 // New returns a bot. metrics may be nil.
@@ -135,8 +136,10 @@ func New(client *discourse.Client, db *store.DB, a *Answerer, opts Options, log 
 	if metrics == nil {
 		metrics = NewMetrics(nil)
 	}
-	return &Bot{client: client, db: db, answerer: a, opts: opts, log: log.With("component", "bot"),
-		metrics: metrics, now: time.Now, wake: make(chan struct{}, 1)}, nil
+	b := &Bot{client: client, db: db, answerer: a, opts: opts, log: log.With("component", "bot"),
+		metrics: metrics, now: time.Now, wake: make(chan struct{}, 1)}
+	b.kinds = b.performers()
+	return b, nil
 }
 
 // SetClock replaces time.Now (tests).

@@ -329,3 +329,26 @@ func TestFirstStartOnAnEmptyForum(t *testing.T) {
 		t.Fatalf("the forum's first topic got %d decisions (%v), want 1", len(acts), err)
 	}
 }
+
+// An action of a kind this version does not know (written by a newer
+// Herald sharing the database, say) fails with the reason kept instead of
+// being taken for a reply.
+func TestUnknownKindFails(t *testing.T) {
+	h := newHarness(t, Options{Mode: ModeAuto})
+	ctx := context.Background()
+	if _, err := h.db.Record(ctx, []store.Action{{Kind: "future-kind", Key: "future:1", TopicID: h.demo.OOMTopic.ID,
+		Payload: []byte(`{"draft":"x"}`), State: store.StateApproved}}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(h.forum.Posts(h.demo.OOMTopic.ID))
+	if err := h.bot.RunActions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a, err := h.db.ActionByKey(ctx, "future:1")
+	if err != nil || a.State != store.StateFailed || !strings.Contains(a.Error, "unknown action kind") {
+		t.Fatalf("action = %+v, %v; want failed with the reason", a, err)
+	}
+	if got := len(h.forum.Posts(h.demo.OOMTopic.ID)); got != before {
+		t.Errorf("posts %d → %d: an unknown kind wrote to the forum", before, got)
+	}
+}

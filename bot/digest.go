@@ -133,14 +133,8 @@ func (b *Bot) Digest(ctx context.Context, rep *SweepReport, period time.Duration
 	return s.String(), nil
 }
 
-// Digest is the payload of a digest action: a staff post, a new topic in
-// a staff category or a private message to a group.
-type Digest struct {
-	Title      string `json:"title"`
-	Raw        string `json:"raw"`
-	CategoryID int    `json:"category_id,omitempty"`
-	Group      string `json:"group,omitempty"`
-}
+// Digest is the payload of a digest action (declared in bot/action).
+type Digest = action.Digest
 
 // DigestKey is the action key of the digest of the period starting at
 // start: one digest a period, however often the sweep runs.

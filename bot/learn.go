@@ -13,16 +13,8 @@ import (
 	"github.com/heraldbot/herald/store"
 )
 
-// Proposal is the payload of a learn (or approved teach) action: the
-// knowledge entry staff are asked to accept, and what it came from.
-type Proposal struct {
-	TopicID    int             `json:"topic_id"`
-	TopicTitle string          `json:"topic_title"`
-	CategoryID int             `json:"category_id"`
-	Question   string          `json:"question"`
-	Draft      string          `json:"draft"` // the entry as staff will read it
-	Entry      knowledge.Entry `json:"entry"`
-}
+// Proposal is the payload of a learn action (declared in bot/action).
+type Proposal = action.Learn
 
 // Learn proposes knowledge entries from topics solved since the given
 // time (the Solved plugin's accepted answers). Each topic is proposed

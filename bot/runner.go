@@ -56,18 +56,31 @@ func (b *Bot) RunActions(ctx context.Context) error {
 	}
 }
 
-// perform runs one action; stop asks the runner to end this cycle (rate
-// limited, forum unreachable, budget spent).
-func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error) {
-	switch a.Kind {
-	case action.KindLearn, action.KindTeach:
-		return false, b.applyProposal(ctx, a)
-	case action.KindTag:
-		return b.applyTags(ctx, a)
-	case action.KindDigest:
-		return b.postDigest(ctx, a)
+// performer performs one action of its kind; stop asks the runner to end
+// this cycle (rate limited, forum unreachable, budget spent).
+type performer func(ctx context.Context, a store.Action) (stop bool, err error)
+
+// performers are how the runner performs each kind in bot/action; each
+// lives in the file of its kind.
+func (b *Bot) performers() map[string]performer {
+	proposal := func(ctx context.Context, a store.Action) (bool, error) { return false, b.applyProposal(ctx, a) }
+	return map[string]performer{
+		action.KindReply:  b.performReply,
+		action.KindTag:    b.applyTags,
+		action.KindLearn:  proposal,
+		action.KindTeach:  proposal,
+		action.KindDigest: b.postDigest,
 	}
-	return b.performReply(ctx, a)
+}
+
+// perform runs one action with its kind's performer; an action of a kind
+// this version does not know fails, with the reason kept.
+func (b *Bot) perform(ctx context.Context, a store.Action) (stop bool, err error) {
+	run, ok := b.kinds[a.Kind]
+	if !ok {
+		return false, b.finish(ctx, a, store.StateFailed, "", fmt.Sprintf("unknown action kind %q", a.Kind))
+	}
+	return run(ctx, a)
 }
 
 // performReply posts a reply action once: budgets, then the attempt is

@@ -216,7 +216,7 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 		u.Drafted = true
 	}
 	if add := b.chooseTags(ans, t.Tags, opts.AllowedTags); len(add) > 0 {
-		payload, _ := json.Marshal(map[string]any{"topic_id": t.ID, "topic_title": t.Title, "category_id": t.CategoryID, "add": add})
+		payload, _ := json.Marshal(action.Tag{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID, Add: add})
 		state := store.StateApproved
 		if b.opts.Mode == ModeShadow {
 			state = store.StateShadow
@@ -265,10 +265,7 @@ func (b *Bot) chooseTags(ans knowledge.Answer, existing, allowed []string) []str
 
 // applyTags adds tags to a topic, keeping every tag already there.
 func (b *Bot) applyTags(ctx context.Context, a store.Action) (bool, error) {
-	var p struct {
-		TopicID int      `json:"topic_id"`
-		Add     []string `json:"add"`
-	}
+	var p action.Tag
 	if err := json.Unmarshal(a.Payload, &p); err != nil {
 		return false, b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable payload")
 	}

@@ -8,7 +8,13 @@
 // payload decodes from what an earlier version wrote.
 package action
 
-import "github.com/heraldbot/herald/knowledge"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/heraldbot/herald/knowledge"
+)
 
 // Kinds of action. The runner performs each (bot/runner.go); reply,
 // learn and teach can wait for staff in the approval queue.
@@ -54,4 +60,55 @@ type Teach struct {
 	Question     string          `json:"question"`
 	Facts        knowledge.Facts `json:"facts"`
 	ProposedBy   string          `json:"proposed_by"`
+}
+
+// Tag is the payload of a tag action: tags a sweep adds to a topic.
+type Tag struct {
+	TopicID    int      `json:"topic_id"`
+	TopicTitle string   `json:"topic_title"`
+	CategoryID int      `json:"category_id"`
+	Add        []string `json:"add"`
+}
+
+// Learn is the payload of a learn action (and what an approved teach
+// action becomes): the knowledge entry staff are asked to accept, and
+// what it came from.
+type Learn struct {
+	TopicID    int             `json:"topic_id"`
+	TopicTitle string          `json:"topic_title"`
+	CategoryID int             `json:"category_id"`
+	Question   string          `json:"question"`
+	Draft      string          `json:"draft"` // the entry as staff will read it
+	Entry      knowledge.Entry `json:"entry"`
+}
+
+// Digest is the payload of a digest action: a staff post, a new topic in
+// CategoryID or a private message to Group.
+type Digest struct {
+	Title      string `json:"title"`
+	Raw        string `json:"raw"`
+	CategoryID int    `json:"category_id,omitempty"`
+	Group      string `json:"group,omitempty"`
+}
+
+// Describe is how the admin page and the CLI title an action of kind
+// with payload: one line, in words a moderator reads.
+func Describe(kind string, payload []byte) string {
+	var p struct {
+		TopicTitle string   `json:"topic_title"`
+		Title      string   `json:"title"`
+		Add        []string `json:"add"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	switch kind {
+	case KindTeach:
+		return "Teach: " + p.TopicTitle
+	case KindLearn:
+		return "Learn from: " + p.TopicTitle
+	case KindTag:
+		return fmt.Sprintf("Tag %s: %s", strings.Join(p.Add, ", "), p.TopicTitle)
+	case KindDigest:
+		return p.Title
+	}
+	return p.TopicTitle
 }

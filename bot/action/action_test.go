@@ -24,3 +24,20 @@ func TestPayloadsDecodeStoredJSON(t *testing.T) {
 		t.Errorf("teach = %+v, %v", teach, err)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	for _, c := range []struct {
+		kind, payload, want string
+	}{
+		{KindReply, `{"topic_title":"OOM on ROCm"}`, "OOM on ROCm"},
+		{KindTeach, `{"topic_title":"OOM on ROCm"}`, "Teach: OOM on ROCm"},
+		{KindLearn, `{"topic_title":"NCCL hang"}`, "Learn from: NCCL hang"},
+		{KindTag, `{"topic_title":"NCCL hang","add":["nccl","hang"]}`, "Tag nccl, hang: NCCL hang"},
+		{KindDigest, `{"title":"Herald digest for 2026-11-30 00:00 UTC"}`, "Herald digest for 2026-11-30 00:00 UTC"},
+		{KindReply, `not json`, ""},
+	} {
+		if got := Describe(c.kind, []byte(c.payload)); got != c.want {
+			t.Errorf("Describe(%s, %s) = %q, want %q", c.kind, c.payload, got, c.want)
+		}
+	}
+}

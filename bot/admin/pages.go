@@ -106,11 +106,8 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 	for i := range list {
 		a := &list[i]
 		rp := decodeReply(a)
-		rw := row{ID: a.ID, Title: rp.TopicTitle, TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
+		rw := row{ID: a.ID, Title: action.Describe(a.Kind, a.Payload), TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
 			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
-		if a.Kind == action.KindTeach {
-			rw.Title = "Teach: " + rp.TopicTitle
-		}
 		for j, m := range rp.Matches {
 			if j == 3 {
 				break
@@ -318,7 +315,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading str
 	for i := range list {
 		a := &list[i]
 		rp := decodeReply(a)
-		rw := row{ID: a.ID, When: a.CreatedAt.Format("2006-01-02 15:04"), Title: rp.TopicTitle, State: a.State,
+		rw := row{ID: a.ID, When: a.CreatedAt.Format("2006-01-02 15:04"), Title: action.Describe(a.Kind, a.Payload), State: a.State,
 			Who: a.DecidedBy, Reason: a.Reason, Edited: rp.Original != "" && rp.Original != rp.Draft}
 		if a.DecidedBy == "" {
 			rw.Who = "bot (" + a.Mode + ")"

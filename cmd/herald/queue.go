@@ -14,6 +14,7 @@ import (
 
 	"github.com/heraldbot/herald/discourse"
 
+	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/bot/review"
 	"github.com/heraldbot/herald/store"
@@ -74,11 +75,7 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tSTATE\tCONF\tKIND\tTOPIC\tDECIDED BY\tREASON\tCREATED")
 		for _, a := range list {
-			var p struct {
-				TopicTitle string `json:"topic_title"`
-			}
-			_ = json.Unmarshal(a.Payload, &p)
-			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State, a.Confidence, a.Kind, oneLine(p.TopicTitle, 50),
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State, a.Confidence, a.Kind, oneLine(action.Describe(a.Kind, a.Payload), 50),
 				a.DecidedBy, oneLine(a.Reason, 40), a.CreatedAt.Format(time.DateTime))
 		}
 		return tw.Flush()
