@@ -68,17 +68,7 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if sub == "history" {
 			states = []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected, store.StateSkipped, store.StateFailed}
 		}
-		list, err := db.ListActions(ctx, store.ActionFilter{States: states, Limit: *limit})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tSTATE\tCONF\tKIND\tTOPIC\tDECIDED BY\tREASON\tCREATED")
-		for _, a := range list {
-			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State, a.Confidence, a.Kind, oneLine(action.Describe(a.Kind, a.Payload), 50),
-				a.DecidedBy, oneLine(a.Reason, 40), a.CreatedAt.Format(time.DateTime))
-		}
-		return tw.Flush()
+		return listActions(ctx, db, states, *limit, stdout)
 	}
 	if len(pos) != 1 {
 		return usagef("queue %s takes one action ID", sub)
@@ -88,14 +78,7 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usagef("bad action ID %q", pos[0])
 	}
 	if sub == "show" {
-		a, err := db.Action(ctx, id)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
-			"mode": a.Mode, "reason": a.Reason, "decided_by": a.DecidedBy, "result": a.Result, "error": a.Error, "payload": a.Payload})
+		return showAction(ctx, db, id, stdout)
 	}
 	if *as == "" {
 		return usagef("queue %s needs --as USERNAME (recorded in the audit)", sub)
@@ -131,6 +114,33 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, out.Past(), *as)
 	return err
+}
+
+// listActions prints the actions in states as a table.
+func listActions(ctx context.Context, db *store.DB, states []string, limit int, stdout io.Writer) error {
+	list, err := db.ListActions(ctx, store.ActionFilter{States: states, Limit: limit})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tCONF\tKIND\tTOPIC\tDECIDED BY\tREASON\tCREATED")
+	for _, a := range list {
+		fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.State, a.Confidence, a.Kind, oneLine(action.Describe(a.Kind, a.Payload), 50),
+			a.DecidedBy, oneLine(a.Reason, 40), a.CreatedAt.Format(time.DateTime))
+	}
+	return tw.Flush()
+}
+
+// showAction prints one action as JSON.
+func showAction(ctx context.Context, db *store.DB, id int64, stdout io.Writer) error {
+	a, err := db.Action(ctx, id)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
+		"mode": a.Mode, "reason": a.Reason, "decided_by": a.DecidedBy, "result": a.Result, "error": a.Error, "payload": a.Payload})
 }
 
 // readDraft reads an edited draft from a file, or stdin for "-", up to
