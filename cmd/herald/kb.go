@@ -66,84 +66,109 @@ func cmdKB(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	switch sub {
 	case "import":
-		if len(pos) == 0 {
-			return usagef("kb import needs at least one SOURCE")
-		}
-		for _, src := range pos {
-			bar := newProgress(stderr, src)
-			st, err := importSource(ctx, db, src, importOptions{docsBaseURL: *docsBase}, bar.update)
-			bar.done()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%s: %s\n", src, st)
-		}
-		return nil
+		return kbImport(ctx, db, pos, *docsBase, stdout, stderr)
 	case "list":
-		entries, err := db.ListEntries(ctx, store.EntryFilter{Kind: *kind, Source: *source, Limit: *limit})
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKIND\tSTATE\tSOURCE\tTITLE")
-		for _, e := range entries {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Source, oneLine(e.Title, 70))
-		}
-		return tw.Flush()
+		return kbList(ctx, db, store.EntryFilter{Kind: *kind, Source: *source, Limit: *limit}, stdout)
 	case "show":
-		if len(pos) != 1 {
-			return usagef("kb show takes one ID")
-		}
-		e, err := db.Entry(ctx, pos[0])
-		if err != nil {
-			return err
-		}
-		outs, err := db.EntryOutcomes(ctx)
-		if err != nil {
-			return err
-		}
-		o := outs[e.ID]
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			*knowledge.Entry
-			Outcomes struct {
-				Cited, Accepted, Liked, Unhelpful int
-				PriorFactor                       float64 `json:"prior_factor"`
-			} `json:"outcomes"`
-		}{Entry: e, Outcomes: struct {
-			Cited, Accepted, Liked, Unhelpful int
-			PriorFactor                       float64 `json:"prior_factor"`
-		}{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
+		return kbShow(ctx, db, pos, stdout)
 	case "search":
-		if len(pos) == 0 {
-			return usagef("kb search needs TEXT")
-		}
-		cands, err := db.SearchText(ctx, strings.Join(pos, " "), *limit)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "SCORE\tID\tTITLE")
-		for _, c := range cands {
-			fmt.Fprintf(tw, "%.2f\t%s\t%s\n", c.TextScore, c.Entry.ID, oneLine(c.Entry.Title, 80))
-		}
-		return tw.Flush()
+		return kbSearch(ctx, db, pos, *limit, stdout)
 	case "stats":
-		st, err := db.Stats(ctx)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "entries: %d\npacks: %s\n", st.Total, strings.Join(st.Packs, ", "))
-		for k, n := range st.ByKind {
-			fmt.Fprintf(stdout, "kind %s: %d\n", k, n)
-		}
-		for k, n := range st.BySource {
-			fmt.Fprintf(stdout, "source %s: %d\n", k, n)
-		}
-		return nil
+		return kbStats(ctx, db, stdout)
 	}
 	return usagef("unknown kb subcommand %q", sub)
+}
+
+// kbImport imports each source, with progress on stderr.
+func kbImport(ctx context.Context, db *store.DB, pos []string, docsBase string, stdout, stderr io.Writer) error {
+	if len(pos) == 0 {
+		return usagef("kb import needs at least one SOURCE")
+	}
+	for _, src := range pos {
+		bar := newProgress(stderr, src)
+		st, err := importSource(ctx, db, src, importOptions{docsBaseURL: docsBase}, bar.update)
+		bar.done()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", src, st)
+	}
+	return nil
+}
+
+// kbList prints the entries f selects as a table.
+func kbList(ctx context.Context, db *store.DB, f store.EntryFilter, stdout io.Writer) error {
+	entries, err := db.ListEntries(ctx, f)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tSTATE\tSOURCE\tTITLE")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Source, oneLine(e.Title, 70))
+	}
+	return tw.Flush()
+}
+
+// kbShow prints one entry with its outcomes as JSON.
+func kbShow(ctx context.Context, db *store.DB, pos []string, stdout io.Writer) error {
+	if len(pos) != 1 {
+		return usagef("kb show takes one ID")
+	}
+	e, err := db.Entry(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	outs, err := db.EntryOutcomes(ctx)
+	if err != nil {
+		return err
+	}
+	o := outs[e.ID]
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		*knowledge.Entry
+		Outcomes struct {
+			Cited, Accepted, Liked, Unhelpful int
+			PriorFactor                       float64 `json:"prior_factor"`
+		} `json:"outcomes"`
+	}{Entry: e, Outcomes: struct {
+		Cited, Accepted, Liked, Unhelpful int
+		PriorFactor                       float64 `json:"prior_factor"`
+	}{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
+}
+
+// kbSearch prints the entries whose text best matches the words.
+func kbSearch(ctx context.Context, db *store.DB, pos []string, limit int, stdout io.Writer) error {
+	if len(pos) == 0 {
+		return usagef("kb search needs TEXT")
+	}
+	cands, err := db.SearchText(ctx, strings.Join(pos, " "), limit)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCORE\tID\tTITLE")
+	for _, c := range cands {
+		fmt.Fprintf(tw, "%.2f\t%s\t%s\n", c.TextScore, c.Entry.ID, oneLine(c.Entry.Title, 80))
+	}
+	return tw.Flush()
+}
+
+// kbStats prints the knowledge base's counts.
+func kbStats(ctx context.Context, db *store.DB, stdout io.Writer) error {
+	st, err := db.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "entries: %d\npacks: %s\n", st.Total, strings.Join(st.Packs, ", "))
+	for k, n := range st.ByKind {
+		fmt.Fprintf(stdout, "kind %s: %d\n", k, n)
+	}
+	for k, n := range st.BySource {
+		fmt.Fprintf(stdout, "source %s: %d\n", k, n)
+	}
+	return nil
 }
 
 type importOptions struct {
