@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -39,33 +40,9 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	log := newLogger("info", "text", stderr)
 	const connectSecret = "demo-discourse-connect-secret"
-	forum := discoursetest.NewUnstarted(discoursetest.WithSSOSecret(connectSecret))
-	if *forumOnly {
-		switch _, err := os.Stat(*statePath); {
-		case *statePath != "" && err == nil:
-			if err := forum.LoadState(*statePath); err != nil {
-				return err
-			}
-		case *statePath != "" && !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("demo: %w", err)
-		default:
-			forum.SeedBasic("herald")
-		}
-		if *apiKey != "" {
-			forum.AddAPIKey(*apiKey, "")
-		}
-	} else {
-		forum.Seed("herald")
-	}
-	if *forumOnly && *statePath != "" {
-		// Save before serving, so this snapshot never lands after a newer one.
-		if err := forum.SaveState(*statePath); err != nil {
-			return err
-		}
-	}
-	var handler http.Handler = forum.Handler()
-	if *forumOnly && *statePath != "" {
-		handler = forum.Persist(handler, *statePath, func(err error) { log.Warn("saving forum state", "err", err) })
+	handler, err := demoForum(*forumOnly, *statePath, *apiKey, connectSecret, log)
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -85,6 +62,47 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return nil
 	}
 
+	return demoBot(ctx, forumURL, bot.Mode(*mode), *botListen, *poll, connectSecret, log, stdout)
+}
+
+// demoForum seeds the fake forum (or loads its saved state) and returns
+// its handler, which saves the state after each change when statePath is
+// set.
+func demoForum(forumOnly bool, statePath, apiKey, connectSecret string, log *slog.Logger) (http.Handler, error) {
+	forum := discoursetest.NewUnstarted(discoursetest.WithSSOSecret(connectSecret))
+	if forumOnly {
+		switch _, err := os.Stat(statePath); {
+		case statePath != "" && err == nil:
+			if err := forum.LoadState(statePath); err != nil {
+				return nil, err
+			}
+		case statePath != "" && !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("demo: %w", err)
+		default:
+			forum.SeedBasic("herald")
+		}
+		if apiKey != "" {
+			forum.AddAPIKey(apiKey, "")
+		}
+	} else {
+		forum.Seed("herald")
+	}
+	if forumOnly && statePath != "" {
+		// Save before serving, so this snapshot never lands after a newer one.
+		if err := forum.SaveState(statePath); err != nil {
+			return nil, err
+		}
+	}
+	var handler http.Handler = forum.Handler()
+	if forumOnly && statePath != "" {
+		handler = forum.Persist(handler, statePath, func(err error) { log.Warn("saving forum state", "err", err) })
+	}
+	return handler, nil
+}
+
+// demoBot runs Herald against the demo forum at forumURL, with the admin
+// page and a login link printed once it listens.
+func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen string, poll time.Duration, connectSecret string, log *slog.Logger, stdout io.Writer) error {
 	db, closeDB, err := openKB(ctx, "")
 	if err != nil {
 		return err
@@ -96,14 +114,14 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "api key (any user): %s\n", discoursetest.AdminAPIKey)
-	fmt.Fprintf(stdout, "mode: %s (drafts the model is not sure enough to post wait in the approval queue on the admin page)\n", *mode)
+	fmt.Fprintf(stdout, "mode: %s (drafts the model is not sure enough to post wait in the approval queue on the admin page)\n", mode)
 	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it, or queue a draft, within seconds:\n")
 	fmt.Fprintf(stdout, "  curl -s %s/posts.json -H 'Api-Key: %s' -H 'Api-Username: alice' -d category=1 --data-urlencode 'title=OOM with --cpu-offload-gb on 0.24' --data-urlencode \"raw=$(printf 'vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\\n\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n\\nvllm 0.24.0')\"\n", forumURL, discoursetest.AdminAPIKey)
 	fmt.Fprintf(stdout, "  then read it: %s/t/topic/6/1 (or /t/6.json)\n", forumURL)
 	var page atomic.Pointer[admin.Server]
 	return serveBot(ctx, botRuntime{
-		db: db, client: client, log: log, listen: *botListen, interval: *poll, botName: "herald",
-		opts: bot.Options{Username: "herald", Mode: bot.Mode(*mode), Backfill: 24 * time.Hour},
+		db: db, client: client, log: log, listen: botListen, interval: poll, botName: "herald",
+		opts: bot.Options{Username: "herald", Mode: mode, Backfill: 24 * time.Hour},
 		extra: func(mux *http.ServeMux) {
 			mux.Handle("/admin/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if p := page.Load(); p != nil {
