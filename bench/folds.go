@@ -98,16 +98,16 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	// confidence means what it says on posts the weights did not see; the
 	// thresholds are chosen on the same calibrated, out-of-fold
 	// confidences.
-	model.Calibration = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
+	model.Calibration, model.TextCalibration = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
 	for i := range preds {
 		m := *foldOf[i]
-		m.Calibration = model.Calibration
+		m.Calibration, m.TextCalibration = model.Calibration, model.TextCalibration
 		oof[i] = preds[i]
 		oof[i].Matches = m.Rescore(slices.Clone(preds[i].Matches))
 	}
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
-	model.Method = "logistic regression over the named evidence of each candidate (L2 ridge on weights); Platt calibration of the top structured match on its score and margin; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
+	model.Method = "logistic regression over the named evidence of each candidate (L2 ridge on weights); Platt calibrations of the top match on its score and margin, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
 	return model
 }
 
@@ -125,30 +125,56 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 	}
 	model := &knowledge.Model{Version: 1, Reply: 1, Calibration: knowledge.Calibration{Slope: 1}}
 	model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2, o.Prior)
-	model.Calibration = calibrate(preds, func(int) *knowledge.Model { return model })
+	model.Calibration, model.TextCalibration = calibrate(preds, func(int) *knowledge.Model { return model })
 	return model
 }
 
-// calibrate fits the calibration of the top structured match of each
-// answerable prediction, scored by scorer(i), against whether staff would
-// accept it.
-func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) knowledge.Calibration {
-	var scores, margins []float64
-	var right []bool
+// calibrate fits the calibrations of the top match of each answerable
+// prediction, scored by scorer(i), against whether staff would accept it:
+// one over the posts whose top match is structured, one over those whose
+// top match only word overlap supports. The second is nil (the model then
+// halves the first) when fewer than minTextCalibration posts, or posts of
+// only one outcome, have such a top match: three parameters cannot be
+// fitted on fewer.
+func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration) {
+	type sample struct {
+		scores, margins []float64
+		right           []bool
+	}
+	var structured, text sample
 	for i, p := range preds {
 		if !answerable(p) {
 			continue
 		}
 		ms := scorer(i).Rescore(slices.Clone(p.Matches))
-		if len(ms) == 0 || !ms[0].Structured {
+		if len(ms) == 0 {
 			continue
 		}
-		scores = append(scores, ms[0].Score)
-		margins = append(margins, knowledge.Margins(ms)[0])
-		right = append(right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
+		s := &structured
+		if !ms[0].Structured {
+			s = &text
+		}
+		s.scores = append(s.scores, ms[0].Score)
+		s.margins = append(s.margins, knowledge.Margins(ms)[0])
+		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
-	return knowledge.FitCalibration(scores, margins, right, 0.01)
+	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.right, 0.01)
+	hits := 0
+	for _, r := range text.right {
+		if r {
+			hits++
+		}
+	}
+	if len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right) {
+		return c, nil
+	}
+	t := knowledge.FitCalibration(text.scores, text.margins, text.right, 0.01)
+	return c, &t
 }
+
+// minTextCalibration is the fewest posts with a word-overlap top match
+// that a calibration of their own is fitted on (see calibrate).
+const minTextCalibration = 10
 
 // answerable reports whether a prediction can teach the model: a post the
 // engine treats as a question, whose right answers are known (labelled

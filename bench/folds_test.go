@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -92,5 +93,55 @@ func TestCrossValidateHoldsOut(t *testing.T) {
 		if r.CaseID == "" || r.Decision != knowledge.DecisionReply {
 			t.Errorf("held-out result %+v, want a reply", r)
 		}
+	}
+}
+
+// textPred is a labelled support prediction whose only match is
+// supported by word overlap alone.
+func textPred(id string, overlap float64, right bool) Prediction {
+	label := "other"
+	if right {
+		label = "e1"
+	}
+	return Prediction{
+		Case:  Case{ID: id, Category: Support, Title: "vllm serve fails", Body: "error: it fails", Answers: []string{label}},
+		Facts: knowledge.Facts{Errors: []knowledge.ErrorInfo{{Type: "ValueError"}}},
+		Matches: []knowledge.Match{{ID: "e1", Structured: false,
+			Evidence: map[string]float64{"text": overlap}}},
+	}
+}
+
+// Matches that only word overlap supports get a calibration of their own,
+// fitted on the posts whose top match is one, once there are enough of
+// them with both outcomes; otherwise none (the model halves the
+// structured one).
+func TestCalibrateFitsWordOverlapTops(t *testing.T) {
+	m := knowledge.DefaultModel()
+	scorer := func(int) *knowledge.Model { return m }
+	var preds []Prediction
+	for i := range 16 {
+		overlap := float64(i) / 4
+		preds = append(preds, textPred(string(rune('a'+i)), overlap, i >= 8))
+	}
+	_, text := calibrate(preds, scorer)
+	if text == nil {
+		t.Fatal("no text calibration from 16 posts with both outcomes")
+	}
+	low := m.Score(map[string]float64{"text": 0.25})
+	high := m.Score(map[string]float64{"text": 3.5})
+	pLow := 1 / (1 + math.Exp(-(text.Slope*low + text.Margin*10 + text.Intercept)))
+	pHigh := 1 / (1 + math.Exp(-(text.Slope*high + text.Margin*10 + text.Intercept)))
+	if !(pHigh > 0.5 && pLow < 0.5) {
+		t.Errorf("text calibration %+v: p(low overlap) %.2f, p(high overlap) %.2f; want high overlap likely, low unlikely", *text, pLow, pHigh)
+	}
+	if _, text := calibrate(preds[:minTextCalibration-1], scorer); text != nil {
+		t.Errorf("a text calibration from %d posts; want none below %d", minTextCalibration-1, minTextCalibration)
+	}
+	var allWrong []Prediction
+	for i := range 12 {
+		allWrong = append(allWrong, textPred(string(rune('a'+i)), float64(i)/4, false))
+	}
+	if _, text := calibrate(allWrong, scorer); text != nil {
+		t.Error("a text calibration from 12 posts of one outcome")
 	}
 }

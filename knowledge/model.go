@@ -28,6 +28,11 @@ type Model struct {
 	// Calibration maps a match's score, and its margin over the best
 	// other match, to a probability.
 	Calibration Calibration `json:"calibration"`
+	// TextCalibration does the same for a match that only word overlap
+	// supports (not Structured), fitted on the posts whose top match is
+	// one. Older model files have none; they count such a match half as
+	// sure as the structured calibration says.
+	TextCalibration *Calibration `json:"text_calibration,omitempty"`
 	// Reply is the least confidence at which Herald answers; QueueFloor
 	// the least at which an unsure draft is queued for staff.
 	Reply      float64 `json:"reply"`
@@ -111,6 +116,14 @@ func (m *Model) Probability(score, margin float64) float64 {
 	return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
 }
 
+// textProbability calibrates a match that only word overlap supports.
+func (m *Model) textProbability(score, margin float64) float64 {
+	if c := m.TextCalibration; c != nil {
+		return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
+	}
+	return 0.5 * m.Probability(score, margin)
+}
+
 // noOther is the margin of a match with no competitor.
 const noOther = 10
 
@@ -132,8 +145,8 @@ func Margins(ms []Match) []float64 {
 }
 
 // Rescore scores matches with the model, sorts them best first (ties by
-// id) and sets each one's calibrated Confidence. A match that only word
-// overlap supports (not Structured) is never more than half as sure.
+// id) and sets each one's calibrated Confidence: a match that only word
+// overlap supports (not Structured) by TextCalibration.
 func (m *Model) Rescore(ms []Match) []Match {
 	for i := range ms {
 		ms[i].Score = round3(m.Score(ms[i].Evidence))
@@ -148,7 +161,7 @@ func (m *Model) Rescore(ms []Match) []Match {
 	for i, margin := range Margins(ms) {
 		c := m.Probability(ms[i].Score, margin)
 		if !ms[i].Structured {
-			c *= 0.5
+			c = m.textProbability(ms[i].Score, margin)
 		}
 		ms[i].Confidence = round3(c)
 	}

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,5 +101,27 @@ func TestFitCalibration(t *testing.T) {
 	}
 	if lo, hi := m.Probability(-4, 0), m.Probability(4, 0); lo >= hi || lo > 0.1 {
 		t.Errorf("calibration %+v: p(-4) = %.3f, p(4) = %.3f", c, lo, hi)
+	}
+}
+
+// A match only word overlap supports is calibrated by TextCalibration
+// when the model has one, and at half the structured calibration when it
+// does not (model files written before it existed).
+func TestTextCalibration(t *testing.T) {
+	m := DefaultModel()
+	ms := []Match{{ID: "a", Evidence: map[string]float64{fText: 1}}}
+	old := *m
+	old.TextCalibration = nil
+	got := old.Rescore(slices.Clone(ms))[0]
+	if want := round3(0.5 * old.Probability(got.Score, noOther)); got.Confidence != want {
+		t.Errorf("without a text calibration: confidence %.3f, want half the structured one, %.3f", got.Confidence, want)
+	}
+	fitted := *m
+	fitted.TextCalibration = &Calibration{Slope: 0, Margin: 0, Intercept: 0}
+	if got := fitted.Rescore(slices.Clone(ms))[0]; got.Confidence != 0.5 {
+		t.Errorf("with a flat text calibration: confidence %.3f, want 0.5", got.Confidence)
+	}
+	if m.TextCalibration == nil {
+		t.Error("the shipped model has no text calibration")
 	}
 }
