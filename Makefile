@@ -34,11 +34,11 @@ vet:
 SHARED ?= ../shared
 bench: build
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem -short ./knowledge/ ./bot/
-	bin/herald bench speed --sizes 1000,10000 --posts 100
+	$(GO) test -tags $(TAGS) -run '^$$' -bench 'SemEval|Speed' -benchtime 1x ./cmd/herald/ \
+		-args -speed.sizes=1000,10000 -speed.posts=100 -semeval.dir=$(abspath $(SHARED))/bench/semeval-cqa-subtaskB
 	@if [ -f $(SHARED)/bench/vllm-dev/cases.jsonl ]; then \
 		bin/herald bench cases $(SHARED)/bench/vllm-dev/cases.jsonl; \
-		bin/herald bench semeval $(SHARED)/bench/semeval-cqa-subtaskB; \
-	else echo "skipping bench cases/semeval: $(SHARED)/bench not found"; fi
+	else echo "skipping bench cases: $(SHARED)/bench not found"; fi
 
 # Run each fuzz target for FUZZTIME (default 20s).
 FUZZTIME ?= 20s

@@ -4,10 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/heraldbot/herald/store"
 	"io"
 	"os"
 	"slices"
+
+	"github.com/heraldbot/herald/store"
 
 	"github.com/heraldbot/herald/bench"
 	"github.com/heraldbot/herald/bot"

@@ -52,9 +52,6 @@ Usage:
   herald kb fit    CASES.jsonl [--db PATH] [--out model.json] [--target-wrong 5] [--useful-drafts 50] [--folds 5]
   herald bench cases FILE [--kb PATH] [--folds 5] [--json] [--per-case]
   herald version
-  herald bench semeval DIR [--run FILE] [--json]
-  herald bench speed [--sizes 1000,10000,100000] [--posts N] [--json]
-  herald bench soak [--topics 10000] [--replies 50000] [--batch 100]
 `
 
 // helpError carries the help a command printed for --help: it is shown

@@ -155,7 +155,7 @@ func TestCLIConventions(t *testing.T) {
 	t.Chdir(t.TempDir()) // no herald.db, no config.yaml here
 	commands := []string{"demo", "run", "pause", "resume", "sweep", "replay", "history", "admin-link", "answer",
 		"kb", "kb import", "kb list", "kb show", "kb search", "kb stats", "kb fit", "kb learn", "kb import-github",
-		"bench", "bench cases", "bench semeval", "bench speed", "bench soak",
+		"bench", "bench cases",
 		"queue", "queue list", "queue show", "queue approve", "queue edit", "queue reject"}
 	for _, c := range commands {
 		args := append(strings.Fields(c), "--help")
