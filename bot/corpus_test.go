@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/heraldbot/herald/github"
 	"github.com/heraldbot/herald/knowledge"
 )
 
@@ -21,7 +22,7 @@ func TestSeedPostWithCorpus(t *testing.T) {
 		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment): %v", path, err)
 	}
 	defer f.Close()
-	entries, _, err := knowledge.ParseGitHubIssues(f)
+	entries, _, err := github.ParseIssueList(f)
 	if err != nil {
 		t.Fatal(err)
 	}

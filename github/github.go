@@ -1,9 +1,13 @@
-// Package github reads a repository's issues from the GitHub REST API
-// for Herald's knowledge base. It follows Link-header paging, revalidates
-// with ETags (a 304 costs no rate limit), and obeys the rate-limit
-// headers: it waits for a reset that is near and reports one that is far.
+// Package github is Herald's GitHub importer: it turns GitHub's wire
+// formats into knowledge issues and entries. It reads a repository's
+// issues from the REST API, following Link-header paging, revalidating
+// with ETags (a 304 costs no rate limit) and obeying the rate-limit
+// headers (it waits for a reset that is near and reports one that is
+// far), and it reads the JSON `gh issue list --json` prints
+// (ParseIssueList).
 //
-// It imports only knowledge's issue type; the caller stores the result.
+// Only this package knows those formats; knowledge sees knowledge.Issue
+// and makes the entries. The caller stores the result.
 package github
 
 import (
@@ -78,7 +82,7 @@ type ListOptions struct {
 
 // Result is one listing.
 type Result struct {
-	Issues      []knowledge.GitHubIssue
+	Issues      []knowledge.Issue
 	ETag        string
 	NotModified bool
 	Pages       int
@@ -140,12 +144,10 @@ func (c *Client) ListIssues(ctx context.Context, repo string, opts ListOptions) 
 		}
 		res.Pages++
 		for _, is := range page {
-			gi := knowledge.GitHubIssue{Number: is.Number, Title: is.Title, Body: is.Body, URL: is.HTMLURL,
+			gi := knowledge.Issue{Number: is.Number, Title: is.Title, Body: is.Body, URL: is.HTMLURL,
 				State: strings.ToUpper(is.State), UpdatedAt: is.UpdatedAt}
 			for _, l := range is.Labels {
-				gi.Labels = append(gi.Labels, struct {
-					Name string `json:"name"`
-				}{l.Name})
+				gi.Labels = append(gi.Labels, l.Name)
 			}
 			res.Issues = append(res.Issues, gi)
 		}

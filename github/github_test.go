@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,7 +97,7 @@ func TestPagingAndETag(t *testing.T) {
 	if len(res.Issues) != 250 || res.Pages != 3 || res.ETag == "" {
 		t.Fatalf("issues %d pages %d etag %q", len(res.Issues), res.Pages, res.ETag)
 	}
-	if res.Issues[0].URL != "https://github.com/o/r/issues/1" || res.Issues[0].State != "OPEN" || res.Issues[0].Labels[0].Name != "bug" {
+	if res.Issues[0].URL != "https://github.com/o/r/issues/1" || res.Issues[0].State != "OPEN" || res.Issues[0].Labels[0] != "bug" {
 		t.Errorf("issue = %+v", res.Issues[0])
 	}
 	before := f.requests
@@ -135,5 +137,29 @@ func TestRateLimits(t *testing.T) {
 	}
 	if _, err := c.ListIssues(context.Background(), "not a repo", ListOptions{}); err == nil {
 		t.Error("bad repo accepted")
+	}
+}
+
+// ParseIssueList reads gh's issue list, labels as objects or strings,
+// and skips rows it cannot use.
+func TestParseIssueList(t *testing.T) {
+	src := `[{"number": 9367, "title": "[Bug]: --cpu-offload-gb flag not honored", "body": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\nvllm serve m --cpu-offload-gb 10", "url": "https://github.com/vllm-project/vllm/issues/9367", "state": "CLOSED", "labels": [{"name": "bug"}, {"name": "rocm"}]},
+	{"number": 2, "title": "x", "body": "", "url": "not a url", "state": "OPEN", "labels": ["usage"]}]`
+	entries, skipped, err := ParseIssueList(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || skipped != 1 {
+		t.Fatalf("got %d entries, %d skipped; want 1 and 1", len(entries), skipped)
+	}
+	e := entries[0]
+	if e.ID != "vllm-project/vllm#9367" || e.State != "closed" || e.Curated() {
+		t.Errorf("entry = %+v", e)
+	}
+	if !slices.Contains(e.Flags, "--cpu-offload-gb") || !slices.Contains(e.Platforms, "rocm") || len(e.Symptoms) == 0 {
+		t.Errorf("structured fields not read: flags %v platforms %v symptoms %v", e.Flags, e.Platforms, e.Symptoms)
+	}
+	if _, _, err := ParseIssueList(strings.NewReader("{")); err == nil {
+		t.Error("malformed JSON accepted")
 	}
 }

@@ -1,89 +1,32 @@
 package knowledge
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// GitHubIssue is one row of `gh issue list --json
-// number,title,body,url,state,labels`.
-type GitHubIssue struct {
-	Number int    `json:"number"`
-	Title  string `json:"title"`
-	Body   string `json:"body"`
-	URL    string `json:"url"`
-	State  string `json:"state"`
-	Labels []struct {
-		Name string `json:"name"`
-	} `json:"labels"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-// UnmarshalJSON accepts labels as objects ({"name": "bug"}) or strings.
-func (g *GitHubIssue) UnmarshalJSON(b []byte) error {
-	type plain GitHubIssue
-	var aux struct {
-		plain
-		Labels []json.RawMessage `json:"labels"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	*g = GitHubIssue(aux.plain)
-	g.Labels = nil
-	for _, raw := range aux.Labels {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			g.Labels = append(g.Labels, struct {
-				Name string `json:"name"`
-			}{s})
-			continue
-		}
-		var o struct {
-			Name string `json:"name"`
-		}
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return fmt.Errorf("label: %w", err)
-		}
-		g.Labels = append(g.Labels, o)
-	}
-	return nil
+// Issue is an issue as an importer hands it over, whatever its wire
+// format (the github package reads `gh issue list --json` and the REST
+// API into it).
+type Issue struct {
+	Number    int
+	Title     string
+	Body      string
+	URL       string
+	State     string
+	Labels    []string
+	UpdatedAt time.Time
 }
 
 // maxIssueBody bounds how much of an issue body is kept for search.
 const maxIssueBody = 8 << 10
 
-var issueURLRE = regexp.MustCompile(`^https://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)`)
-
-// ParseGitHubIssues reads a JSON array of GitHub issues and converts each
-// into an Entry with id "owner/repo#N". Issues without a usable URL are
-// skipped and counted in the returned skipped number.
-func ParseGitHubIssues(r io.Reader) (entries []Entry, skipped int, err error) {
-	var issues []GitHubIssue
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&issues); err != nil {
-		return nil, 0, fmt.Errorf("knowledge: parse GitHub issues: %w", err)
-	}
-	for _, is := range issues {
-		m := issueURLRE.FindStringSubmatch(is.URL)
-		if m == nil || strings.TrimSpace(is.Title) == "" {
-			skipped++
-			continue
-		}
-		entries = append(entries, IssueEntry(m[1], is))
-	}
-	return entries, skipped, nil
-}
-
 // IssueEntry converts one GitHub issue of repo ("owner/name") to an Entry.
 // Structured fields are read off the title and the machine text in the
 // body: the flags it uses, its error signatures and platform labels.
-func IssueEntry(repo string, is GitHubIssue) Entry {
+func IssueEntry(repo string, is Issue) Entry {
 	e := Entry{
 		ID:        repo + "#" + strconv.Itoa(is.Number),
 		Kind:      KindIssue,
@@ -100,8 +43,8 @@ func IssueEntry(repo string, is GitHubIssue) Entry {
 	}
 	e.Body = body
 	for _, l := range is.Labels {
-		e.Tags = append(e.Tags, l.Name)
-		switch strings.ToLower(l.Name) {
+		e.Tags = append(e.Tags, l)
+		switch strings.ToLower(l) {
 		case "rocm", "amd":
 			e.Platforms = appendUnique(e.Platforms, "rocm")
 		case "cpu":

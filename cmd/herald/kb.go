@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/heraldbot/herald/github"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
@@ -212,7 +213,7 @@ func importSource(ctx context.Context, db *store.DB, src string, opts importOpti
 		}
 		return importPack(ctx, db, p, progress)
 	case ".json":
-		entries, _, err := knowledge.ParseGitHubIssues(f)
+		entries, _, err := github.ParseIssueList(f)
 		if err != nil {
 			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
 		}
