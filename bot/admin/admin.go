@@ -12,8 +12,9 @@
 //   - Every state-changing request is a POST carrying the session's CSRF
 //     token; pages send a CSP without inline script, deny framing and
 //     sniffing, and never show secrets.
-//   - Decisions go through store.Decide, so two staff approving the same
-//     draft at once yield one approval (and the runner one post).
+//   - Decisions go through bot/review (the policy `herald queue` shares)
+//     and so through store.Decide, so two staff approving the same draft
+//     at once yield one approval (and the runner one post).
 //
 // The page writes only to the store; the bot's runner does the posting.
 package admin
