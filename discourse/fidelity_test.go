@@ -59,6 +59,7 @@ var asAlice = map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Usern
 // Rails merges the query string with a form, multipart or JSON body
 // (ActionDispatch params; posts_controller.rb reads params[:raw]).
 func TestFakeAcceptsEveryParameterEncoding(t *testing.T) {
+	t.Parallel()
 	unlimited := discoursetest.DefaultSiteSettings()
 	unlimited.RateLimitCreatePost = 0
 	srv, demo := fidelityForum(t, discoursetest.WithSiteSettings(unlimited))
@@ -84,6 +85,7 @@ func TestFakeAcceptsEveryParameterEncoding(t *testing.T) {
 // A present but blank raw fails post_validator.rb (422, {action, errors});
 // a reply to a missing topic fails post_creator.rb the same way.
 func TestFakeValidationFailuresAre422(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	for name, form := range map[string]string{
 		"blank raw":     "topic_id=" + itoa(demo.OOMTopic.ID) + "&raw=+++",
@@ -99,6 +101,7 @@ func TestFakeValidationFailuresAre422(t *testing.T) {
 // whisper=1 is true as ActiveModel::Type::Boolean casts it
 // (posts_controller.rb, create params).
 func TestFakeCastsWhisperLikeRails(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	form := "topic_id=" + itoa(demo.OOMTopic.ID) + "&whisper=1&raw=" + strings.Repeat("staff only ", 5)
 	code, out := call(t, "POST", srv.URL+"/posts.json", "application/x-www-form-urlencoded", strings.NewReader(form),
@@ -110,6 +113,7 @@ func TestFakeCastsWhisperLikeRails(t *testing.T) {
 
 // Api-User-Id names the user by id (lib/auth/default_current_user_provider.rb).
 func TestFakeAcceptsApiUserID(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	code, out := call(t, "GET", srv.URL+"/session/current.json", "", nil,
 		map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-User-Id": itoa(demo.Bob.ID)})
@@ -125,6 +129,7 @@ func TestFakeAcceptsApiUserID(t *testing.T) {
 // (lib/topic_view.rb); a reply names the user it answers (post_serializer.rb
 // reply_to_user).
 func TestFakeTopicSerialisation(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "Same here, with the same settings on an RX 7900.", 1); err != nil {
 		t.Fatal(err)
@@ -162,6 +167,7 @@ func itoa(n int) string {
 
 // Routes Discourse serves (config/routes.rb) and how they answer.
 func TestFakeRoutes(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	admin := map[string]string{"Api-Key": discoursetest.AdminAPIKey, "Api-Username": "admin"}
 	id := itoa(demo.OOMTopic.ID)
@@ -197,6 +203,7 @@ func TestFakeRoutes(t *testing.T) {
 // Notifications: one's own only, unless admin (notifications_controller.rb);
 // a mention inside a whisper alerts only staff (post_alerter.rb).
 func TestFakeNotificationVisibility(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	code, _ := call(t, "GET", srv.URL+"/notifications.json?username=bob", "", nil, asAlice)
 	if code != 403 {
@@ -233,6 +240,7 @@ const formType = "application/x-www-form-urlencoded"
 // (lib/rate_limiter/on_create_record.rb, application_controller.rb);
 // staff are not limited (lib/rate_limiter.rb rate_unlimited?).
 func TestFakePerUserCreateLimits(t *testing.T) {
+	t.Parallel()
 	clock := discoursetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	srv, demo := fidelityForum(t, discoursetest.WithClock(clock.Now))
 	srv.AddUser(discoursetest.User{Username: "newbie", TrustLevel: 0})
@@ -288,6 +296,7 @@ func TestFakePerUserCreateLimits(t *testing.T) {
 // unique_post_key), and for everyone a topic title shorter than
 // min_topic_title_length or already used (app/models/topic.rb).
 func TestFakePostValidators(t *testing.T) {
+	t.Parallel()
 	clock := discoursetest.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 	srv, demo := fidelityForum(t, discoursetest.WithClock(clock.Now))
 	create := func(user string, kv ...string) (int, map[string]any) {
@@ -347,6 +356,7 @@ func contains(list any, want string) bool {
 // Staff still open a deleted topic, which then carries deleted_at
 // (lib/topic_view.rb with_deleted).
 func TestFakeErrorShapes(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	whisper, err := srv.Whisper(demo.Bot.Username, demo.OOMTopic.ID, "A staff whisper about this topic.")
 	if err != nil {
@@ -389,6 +399,7 @@ func TestFakeErrorShapes(t *testing.T) {
 // is the category's latest list (config/routes.rb); the extensionless URLs
 // the forum hands out answer JSON to Accept: application/json.
 func TestFakeListsAndExtensionlessURLs(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	titles := func(out map[string]any) []string {
 		list, _ := out["topic_list"].(map[string]any)
@@ -423,6 +434,7 @@ func TestFakeListsAndExtensionlessURLs(t *testing.T) {
 // answers {"post": …}; others get 403, a stale post[original_text] 409
 // (posts_controller.rb#update, guardian ensure_can_edit!).
 func TestFakeEditsPosts(t *testing.T) {
+	t.Parallel()
 	srv, demo := fidelityForum(t)
 	first := srv.Posts(demo.OOMTopic.ID)[0]
 	path := srv.URL + "/posts/" + itoa(first.ID) + ".json"
