@@ -14,6 +14,7 @@ require (
 	golang.org/x/net v0.62.0
 	golang.org/x/term v0.48.0
 	golang.org/x/time v0.16.0
+	golang.org/x/tools v0.38.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

@@ -69,7 +69,7 @@ func answerSeedPost(t *testing.T, a *Answerer) (knowledge.Answer, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
+	ans, err := a.Answer(context.Background(), knowledge.Post{Title: testCaseNamed(t, "oom-rocm-offload.md").title, Body: string(body)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,95 +82,13 @@ func answerSeedPost(t *testing.T, a *Answerer) (knowledge.Answer, int) {
 	return ans, n
 }
 
-// titles are the topic titles the test posts were written under.
-var titles = map[string]string{
-	"oom-rocm-offload.md":     "Running out of memory despite very low --gpu-memory-utilization",
-	"kv-cache-maxlen.md":      "max seq len larger than KV cache on A10G",
-	"nccl-hang.md":            "vllm serve with --tensor-parallel-size 2 hangs",
-	"docker-shm.md":           "Bus error in docker with tensor parallel",
-	"tool-choice.md":          "auto tool choice error with GLM-4",
-	"chat-template-gguf.md":   "GGUF model chat template error",
-	"awq-v100.md":             "AWQ not supported on V100",
-	"rtx5090.md":              "no kernel image on RTX 5090",
-	"arch-unsupported.md":     "LlamaForCausalLM not supported?",
-	"lora-rank.md":            "LoRA rank error",
-	"cpu-only.md":             "Failed to infer device type on a laptop",
-	"engine-core-wrapper.md":  "Engine core initialization failed",
-	"announcement.md":         "vLLM meetup in San Francisco",
-	"feature-request.md":      "[Feature]: pick max_model_len automatically",
-	"unrelated-question.md":   "Grafana dashboard for latency percentiles",
-	"cooked-oom.html":         "OOM during CUDA graph capture with Llama 70B",
-	"cooked-rocm-radeon.html": "Models fail to load on RX 6800",
-	"cooked-tool-parser.html": "Tool calls come back as text",
-	"structured-output.md":    "guided_json ignored",
-	"multi-image.md":          "At most 1 image error",
-	"go-panic.md":             "Go proxy panics",
-	"rust-panic.md":           "tokenizer server panic",
-	"command-not-found.md":    "vllm: command not found",
-	"cpp-hip.md":              "HIP invalid device function on 7900 XTX",
-	"chained-causes.md":       "qwen2_5_vl not recognised",
-	"continuation-env.md":     "Mixtral hangs after loading weights on 0.5.1",
-}
-
-// expected pins the decision for every post and, for replies, entries that
-// must be cited. Golden files pin the exact reply text.
-var expected = map[string]struct {
-	decision knowledge.Decision
-	cites    []string
-	// ranked, when set, must be among the top three matches.
-	ranked string
-}{
-	"oom-rocm-offload.md":     {knowledge.DecisionReply, []string{"vllm-project/vllm#51396", "https://docs.vllm.ai/en/stable/api/vllm/config/cache/"}, ""},
-	"kv-cache-maxlen.md":      {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}, ""},
-	"nccl-hang.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#5484"}, ""},
-	"docker-shm.md":           {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/serving/deploying_with_docker.html"}, ""},
-	"tool-choice.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9986"}, ""},
-	"chat-template-gguf.md":   {knowledge.DecisionReply, []string{"vllm-project/vllm#7978"}, ""},
-	"awq-v100.md":             {knowledge.DecisionReply, []string{"vllm-project/vllm#4202"}, ""},
-	"rtx5090.md":              {knowledge.DecisionReply, []string{"vllm-project/vllm#16901"}, ""},
-	"arch-unsupported.md":     {knowledge.DecisionReply, []string{"vllm-project/vllm#9515"}, ""},
-	"lora-rank.md":            {knowledge.DecisionReply, []string{"vllm-project/vllm#2847"}, ""},
-	"cpu-only.md":             {knowledge.DecisionReply, []string{"vllm-project/vllm#12847"}, ""},
-	"engine-core-wrapper.md":  {knowledge.DecisionReply, []string{"vllm-project/vllm#2418"}, ""},
-	"announcement.md":         {knowledge.DecisionIgnore, nil, ""},
-	"feature-request.md":      {knowledge.DecisionIgnore, nil, ""},
-	"unrelated-question.md":   {knowledge.DecisionAbstain, nil, ""},
-	"cooked-oom.html":         {knowledge.DecisionReply, []string{"vllm-project/vllm#15598"}, ""},
-	"cooked-rocm-radeon.html": {knowledge.DecisionReply, []string{"vllm-project/vllm#3040"}, ""},
-	"cooked-tool-parser.html": {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/features/tool_calling/"}, ""},
-	"structured-output.md":    {knowledge.DecisionReply, []string{"vllm-project/vllm#13038"}, ""},
-	"multi-image.md":          {knowledge.DecisionReply, []string{"vllm-project/vllm#9739"}, ""},
-	"go-panic.md":             {knowledge.DecisionAbstain, nil, ""},
-	"rust-panic.md":           {knowledge.DecisionAbstain, nil, ""},
-	"command-not-found.md":    {knowledge.DecisionAbstain, nil, ""},
-	"cpp-hip.md":              {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/getting_started/amd-installation.html"}, ""},
-	"chained-causes.md":       {knowledge.DecisionReply, []string{"vllm-project/vllm#13579"}, ""},
-	// The fitted weights rank #5484 second but below the citation bar
-	// (relevance 0.23): the post's only evidence for it is
-	// NCCL_P2P_DISABLE and tensor parallelism, and on the 95 dev posts a
-	// flag an entry lists says little once text and topics are counted.
-	// The hand-set weights before issue 11 cited it.
-	"continuation-env.md": {knowledge.DecisionReply, []string{"https://docs.vllm.ai/en/latest/usage/troubleshooting/"}, "vllm-project/vllm#5484"},
-}
-
+// TestAnswerGolden answers every test case (knowledge/testdata/cases)
+// and checks what the case expects.
 func TestAnswerGolden(t *testing.T) {
 	a := newTestAnswerer(t)
-	files, err := filepath.Glob("../knowledge/testdata/posts/*")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test posts: %v", err)
-	}
-	for _, file := range files {
-		name := filepath.Base(file)
-		t.Run(name, func(t *testing.T) {
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			title, ok := titles[name]
-			if !ok {
-				t.Fatalf("no title for %s", name)
-			}
-			ans, err := a.Answer(context.Background(), knowledge.Post{Title: title, Body: string(body)})
+	for _, c := range testCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			ans, err := a.Answer(context.Background(), knowledge.Post{Title: c.title, Body: c.body})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,8 +98,7 @@ func TestAnswerGolden(t *testing.T) {
 			// staff would see: the reply, or the draft queued when the
 			// model is not sure enough to post. The reply threshold is
 			// fitted data; bench measures it, not this test.
-			want := expected[name]
-			switch want.decision {
+			switch c.decision {
 			case knowledge.DecisionIgnore:
 				if ans.Decision != knowledge.DecisionIgnore {
 					t.Errorf("decision = %s, want ignore", ans.Decision)
@@ -197,38 +114,35 @@ func TestAnswerGolden(t *testing.T) {
 			}
 			draft := a.Draft(ans, 0)
 			cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, a.Engine.Thresholds.MaxCitations, nil)
-			if ans.Decision == knowledge.DecisionIgnore || want.decision == knowledge.DecisionAbstain {
+			if ans.Decision == knowledge.DecisionIgnore || c.decision == knowledge.DecisionAbstain {
 				draft, cited = ans.Reply, nil
 			}
 			var citedIDs []string
 			for _, m := range cited {
 				citedIDs = append(citedIDs, m.ID)
 			}
-			for _, id := range want.cites {
-				if !slices.Contains(citedIDs, id) && !slices.ContainsFunc(ans.Matches[:min(3, len(ans.Matches))], func(m knowledge.Match) bool { return m.ID == id }) {
+			top3 := ans.Matches[:min(3, len(ans.Matches))]
+			for _, id := range c.cites {
+				if !slices.Contains(citedIDs, id) && !slices.ContainsFunc(top3, func(m knowledge.Match) bool { return m.ID == id }) {
 					t.Errorf("%s neither cited nor in the top three: %s", id, topIDs(ans))
 				}
 			}
 			for _, p := range knowledge.ReplyProblems(draft, knowledge.CitedURLs(cited)) {
 				t.Errorf("reply is not inert: %s", p)
 			}
-			if want.ranked != "" && !slices.ContainsFunc(ans.Matches[:min(3, len(ans.Matches))], func(m knowledge.Match) bool { return m.ID == want.ranked }) {
-				t.Errorf("%s not among the top three matches: %s", want.ranked, topIDs(ans))
+			if c.ranked != "" && !slices.ContainsFunc(top3, func(m knowledge.Match) bool { return m.ID == c.ranked }) {
+				t.Errorf("%s not among the top three matches: %s", c.ranked, topIDs(ans))
 			}
 			got := fmt.Sprintf("decision: %s\nconfidence: %.3f\ncited: %s\n\n%s", ans.Decision, ans.Confidence, strings.Join(citedIDs, " "), draft)
-			golden := filepath.Join("testdata", "golden", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
 			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeGolden(t, c, got)
 				return
 			}
-			wantText, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -tags sqlite_fts5 ./bot -update to create it)", err)
+			if c.golden == "" {
+				t.Fatalf("%s has no reply.golden section (run go test -tags sqlite_fts5 ./bot -update to write it)", c.file)
 			}
-			if got != string(wantText) {
-				t.Errorf("reply differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", golden, got, wantText)
+			if !sameText(got, c.golden) {
+				t.Errorf("reply differs from %s (run with -update after checking the change):\n--- got\n%s\n--- want\n%s", c.file, got, c.golden)
 			}
 		})
 	}
@@ -292,7 +206,7 @@ func TestReloadBesideAnswer(t *testing.T) {
 					}
 					continue
 				}
-				ans, err := a.Answer(ctx, knowledge.Post{Title: titles["oom-rocm-offload.md"], Body: string(body)})
+				ans, err := a.Answer(ctx, knowledge.Post{Title: testCaseNamed(t, "oom-rocm-offload.md").title, Body: string(body)})
 				if err != nil {
 					errs <- err
 				} else if len(ans.Matches) == 0 {

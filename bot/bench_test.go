@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/heraldbot/herald/bench"
@@ -14,14 +12,9 @@ import (
 // BenchmarkAnswer measures the whole pipeline (extract, search, rank,
 // decide, compose) per post against knowledge bases of growing size.
 func BenchmarkAnswer(b *testing.B) {
-	files, _ := filepath.Glob("../knowledge/testdata/posts/*")
 	var posts []knowledge.Post
-	for _, f := range files {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		posts = append(posts, knowledge.Post{Title: titles[filepath.Base(f)], Body: string(body)})
+	for _, c := range testCases(b) {
+		posts = append(posts, knowledge.Post{Title: c.title, Body: c.body})
 	}
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {

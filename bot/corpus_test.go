@@ -39,11 +39,8 @@ func TestSeedPostWithCorpus(t *testing.T) {
 		t.Errorf("with the corpus: decision %s, cited %v (%d of 4 expected)", ans.Decision, ans.Cited, n)
 	}
 	for _, name := range []string{"unrelated-question.md", "go-panic.md", "rust-panic.md", "announcement.md"} {
-		body, err := os.ReadFile(filepath.Join("..", "knowledge", "testdata", "posts", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ans, err := a.Answer(context.Background(), knowledge.Post{Title: titles[name], Body: string(body)})
+		c := testCaseNamed(t, name)
+		ans, err := a.Answer(context.Background(), knowledge.Post{Title: c.title, Body: c.body})
 		if err != nil {
 			t.Fatal(err)
 		}

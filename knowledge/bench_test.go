@@ -1,8 +1,6 @@
 package knowledge
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,14 +8,9 @@ import (
 // BenchmarkExtract measures extraction per post over the test posts.
 func BenchmarkExtract(b *testing.B) {
 	s := vllmSchema(b)
-	files, _ := filepath.Glob("testdata/posts/*")
 	var posts []Post
-	for _, f := range files {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		posts = append(posts, Post{Body: string(body)})
+	for _, p := range testPosts(b) {
+		posts = append(posts, Post{Body: p.body})
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

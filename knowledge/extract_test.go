@@ -2,8 +2,6 @@ package knowledge
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,11 +18,13 @@ func vllmSchema(t testing.TB) *Schema {
 
 func readPostFile(t testing.TB, name string) Post {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "posts", name))
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range testPosts(t) {
+		if p.name == name {
+			return Post{Body: p.body}
+		}
 	}
-	return Post{Body: string(b)}
+	t.Fatalf("no test case with the post %s", name)
+	return Post{}
 }
 
 // want lists what extraction must find in a post; empty fields are not
@@ -160,9 +160,8 @@ func TestExtractPosts(t *testing.T) {
 		{"feature-request.md", want{program: "-", exception: "-"}},
 		{"unrelated-question.md", want{program: "-", exception: "-", platform: "-"}},
 	}
-	files, _ := filepath.Glob("testdata/posts/*")
-	if len(files) != len(tests) {
-		t.Errorf("testdata/posts has %d files, the table %d: keep them in step", len(files), len(tests))
+	if n := len(testPosts(t)); n != len(tests) {
+		t.Errorf("testdata/cases has %d posts, the table %d: keep them in step", n, len(tests))
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -416,13 +415,8 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 		"CPU-only box, running on my CPU with no GPUs, without a GPU, the CPU backend, --device cpu, cpu device, supports CPU, for cpu, CPU inference",
 		"CUDA error, cuda",
 	}
-	files, _ := filepath.Glob("testdata/posts/*")
-	for _, f := range files {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts = append(texts, string(body))
+	for _, p := range testPosts(t) {
+		texts = append(texts, p.body)
 	}
 	matched := map[int]bool{}
 	for _, text := range texts {

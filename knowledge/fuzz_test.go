@@ -2,20 +2,14 @@ package knowledge
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 func addPostSeeds(f *testing.F) {
-	files, _ := filepath.Glob("testdata/posts/*")
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err == nil {
-			f.Add(string(b))
-		}
+	for _, p := range testPosts(f) {
+		f.Add(p.body)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -144,16 +143,10 @@ type metaPost struct{ name, title, body string }
 
 func metamorphicPosts(t *testing.T) []metaPost {
 	var posts []metaPost
-	files, err := filepath.Glob("testdata/posts/*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	for _, p := range testPosts(t) {
+		if strings.HasSuffix(p.name, ".md") {
+			posts = append(posts, metaPost{name: p.name, body: p.body})
 		}
-		posts = append(posts, metaPost{name: filepath.Base(f), body: string(b)})
 	}
 	fh, err := os.Open("../../shared/bench/vllm-dev/cases.jsonl")
 	if errors.Is(err, fs.ErrNotExist) {
