@@ -13,6 +13,7 @@ import (
 	"github.com/heraldbot/herald/bench"
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/store"
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,30 +48,15 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer run.close()
-	cases, db, a, preds := run.cases, run.db, run.a, run.preds
-	var herald, base []bench.Result
-	for _, c := range cases {
-		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
-		if err != nil {
-			return fmt.Errorf("case %s baseline: %w", c.ID, err)
-		}
-		b := bench.Result{CaseID: c.ID, Decision: knowledge.DecisionAbstain}
-		for _, cd := range cands {
-			b.Ranked = append(b.Ranked, cd.Entry.ID)
-		}
-		if len(b.Ranked) > 0 { // the baseline answers everything it finds
-			b.Decision = knowledge.DecisionReply
-			b.Cited = b.Ranked[:min(3, len(b.Ranked))]
-		}
-		base = append(base, b)
+	cases, a, preds := run.cases, run.a, run.preds
+	base, err := baselineResults(ctx, run.db, cases)
+	if err != nil {
+		return err
 	}
 	bl := bench.Score(cases, base, a.Schema())
 	// The columns: held-out (thresholds fitted on the other folds), in
 	// sample (fitted on all cases), and the shipped defaults.
-	type column struct {
-		name string
-		rep  bench.Report
-	}
+	var herald []bench.Result
 	var cols []column
 	var cv bench.CrossValidation
 	if *folds > 0 {
@@ -106,8 +92,71 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return writeJSON(stdout, out)
 	}
+	if err := printCaseTable(stdout, len(cases), cols, bl); err != nil {
+		return err
+	}
+	if *folds > 0 {
+		var replies, floors []string
+		for _, m := range cv.Models {
+			replies = append(replies, fmt.Sprintf("%.3f", m.Reply))
+			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
+		}
+		fmt.Fprintf(stdout, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
+			o.TargetWrong, o.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
+		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
+	}
+	if n, med, most, unsafe := draftLengths(a, preds); n > 0 {
+		fmt.Fprintf(stdout, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", n, med, most, unsafe)
+	}
+	fmt.Fprintln(stdout, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
+	for _, b := range rel {
+		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
+	}
+	if *perCase {
+		fmt.Fprintln(stdout)
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
+		for _, c := range h.Cases {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+// column is one column of the bench cases table.
+type column struct {
+	name string
+	rep  bench.Report
+}
+
+// baselineResults ranks each case with plain BM25 over the knowledge
+// base; the baseline answers everything it finds.
+func baselineResults(ctx context.Context, db *store.DB, cases []bench.Case) ([]bench.Result, error) {
+	var base []bench.Result
+	for _, c := range cases {
+		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
+		if err != nil {
+			return nil, fmt.Errorf("case %s baseline: %w", c.ID, err)
+		}
+		b := bench.Result{CaseID: c.ID, Decision: knowledge.DecisionAbstain}
+		for _, cd := range cands {
+			b.Ranked = append(b.Ranked, cd.Entry.ID)
+		}
+		if len(b.Ranked) > 0 {
+			b.Decision = knowledge.DecisionReply
+			b.Cited = b.Ranked[:min(3, len(b.Ranked))]
+		}
+		base = append(base, b)
+	}
+	return base, nil
+}
+
+// printCaseTable prints the figures of each column beside the baseline.
+func printCaseTable(stdout io.Writer, n int, cols []column, bl bench.Report) error {
+	h := cols[0].rep
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%d cases\t", len(cases))
+	fmt.Fprintf(tw, "%d cases\t", n)
 	for _, c := range cols {
 		fmt.Fprintf(tw, "%s\t", c.name)
 	}
@@ -149,36 +198,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(tw, "\t\n")
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if *folds > 0 {
-		var replies, floors []string
-		for _, m := range cv.Models {
-			replies = append(replies, fmt.Sprintf("%.3f", m.Reply))
-			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
-		}
-		fmt.Fprintf(stdout, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
-			o.TargetWrong, o.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
-		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
-	}
-	if n, med, most, unsafe := draftLengths(a, preds); n > 0 {
-		fmt.Fprintf(stdout, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", n, med, most, unsafe)
-	}
-	fmt.Fprintln(stdout, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
-	for _, b := range rel {
-		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
-	}
-	if *perCase {
-		fmt.Fprintln(stdout)
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
-		for _, c := range h.Cases {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
-		}
-		return tw.Flush()
-	}
-	return nil
+	return tw.Flush()
 }
 
 func writeJSON(w io.Writer, v any) error {
