@@ -75,21 +75,13 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	type row struct {
-		ID                                           int64
-		Title, TopicURL, Trigger, Reason, Asker, Age string
-		Category                                     string
-		Confidence                                   float64
-		Matches                                      []string
-		Mode                                         string
-	}
 	type count struct {
 		State string
 		N     int
 	}
 	data := struct {
 		page
-		Rows     []row
+		Rows     []queueRow
 		Counts   []count
 		States   []string
 		State    string
@@ -104,25 +96,7 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.cfg.Now()
 	for i := range list {
-		a := &list[i]
-		rp := decodeReply(a)
-		rw := row{ID: a.ID, Title: action.Describe(a.Kind, a.Payload), TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
-			Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
-		for j, m := range rp.Matches {
-			if j == 3 {
-				break
-			}
-			// The most telling reason: anything but plain word overlap.
-			reason := ""
-			for _, rs := range m.Reasons {
-				if rs != "words of the post match this entry" {
-					reason = " — " + rs
-					break
-				}
-			}
-			rw.Matches = append(rw.Matches, m.ID+reason)
-		}
-		data.Rows = append(data.Rows, rw)
+		data.Rows = append(data.Rows, s.queueRow(&list[i], now))
 	}
 	if len(list) == pageSize {
 		v := url.Values{"state": {state}, "before": {strconv.FormatInt(list[len(list)-1].ID, 10)}}
@@ -135,6 +109,37 @@ func (s *Server) queue(w http.ResponseWriter, r *http.Request) {
 		data.Next = s.cfg.Prefix + "/?" + v.Encode()
 	}
 	s.render(w, http.StatusOK, "queue", data)
+}
+
+// queueRow is one action as the queue lists it.
+type queueRow struct {
+	ID                                           int64
+	Title, TopicURL, Trigger, Reason, Asker, Age string
+	Category                                     string
+	Confidence                                   float64
+	Matches                                      []string
+	Mode                                         string
+}
+
+func (s *Server) queueRow(a *store.Action, now time.Time) queueRow {
+	rp := decodeReply(a)
+	rw := queueRow{ID: a.ID, Title: action.Describe(a.Kind, a.Payload), TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
+		Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
+	for j, m := range rp.Matches {
+		if j == 3 {
+			break
+		}
+		// The most telling reason: anything but plain word overlap.
+		reason := ""
+		for _, rs := range m.Reasons {
+			if rs != "words of the post match this entry" {
+				reason = " — " + rs
+				break
+			}
+		}
+		rw.Matches = append(rw.Matches, m.ID+reason)
+	}
+	return rw
 }
 
 type diffLine struct{ Op, Text string }
