@@ -173,23 +173,11 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 	if err != nil {
 		return fmt.Errorf("bot: sweep: read topic %d: %w", item.ID, err)
 	}
-	if len(posts) == 0 || b.isBot(posts[0].Username) {
+	open, botReplied := b.unanswered(posts)
+	if !open {
 		return nil
 	}
 	first := posts[0]
-	botReplied := false
-	for _, p := range posts[1:] {
-		switch {
-		case strings.EqualFold(p.Username, b.opts.Username):
-			botReplied = true
-			if p.Likes() > 0 || p.AcceptedAnswer {
-				return nil // a bot answer someone found useful counts
-			}
-		case b.isBot(p.Username) || strings.EqualFold(p.Username, first.Username):
-		default:
-			return nil // answered by someone
-		}
-	}
 	first.CategoryID, first.TopicTitle = t.CategoryID, t.Title
 	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: t.Title, Body: first.Raw})
 	if err != nil {
@@ -216,14 +204,7 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 		u.Drafted = true
 	}
 	if add := b.chooseTags(ans, t.Tags, opts.AllowedTags); len(add) > 0 {
-		payload, _ := json.Marshal(action.Tag{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID, Add: add})
-		state := store.StateApproved
-		if b.opts.Mode == ModeShadow {
-			state = store.StateShadow
-		}
-		actions = append(actions, store.Action{Kind: action.KindTag, Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
-			TopicID: t.ID, PostID: first.ID, Payload: payload, Confidence: ans.Confidence, State: state,
-			Mode: string(b.opts.Mode), Reason: "tags from matched entries"})
+		actions = append(actions, b.tagAction(t, first.ID, add, ans.Confidence))
 		u.Tags = add
 	}
 	if !opts.DryRun && len(actions) > 0 {
@@ -243,6 +224,41 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 	}
 	rep.Unanswered = append(rep.Unanswered, u)
 	return nil
+}
+
+// unanswered reports whether a topic's posts leave it open: no one but
+// its author, the bot and other bots has replied, and no bot reply was
+// liked or accepted. botReplied says whether the bot has replied.
+func (b *Bot) unanswered(posts []discourse.Post) (open, botReplied bool) {
+	if len(posts) == 0 || b.isBot(posts[0].Username) {
+		return false, false
+	}
+	for _, p := range posts[1:] {
+		switch {
+		case strings.EqualFold(p.Username, b.opts.Username):
+			botReplied = true
+			if p.Likes() > 0 || p.AcceptedAnswer {
+				return false, true // a bot answer someone found useful counts
+			}
+		case b.isBot(p.Username) || strings.EqualFold(p.Username, posts[0].Username):
+		default:
+			return false, botReplied // answered by someone
+		}
+	}
+	return true, botReplied
+}
+
+// tagAction is the action that adds tags to topic t (shadowed in shadow
+// mode).
+func (b *Bot) tagAction(t *discourse.Topic, postID int, add []string, confidence float64) store.Action {
+	payload, _ := json.Marshal(action.Tag{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID, Add: add})
+	state := store.StateApproved
+	if b.opts.Mode == ModeShadow {
+		state = store.StateShadow
+	}
+	return store.Action{Kind: action.KindTag, Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
+		TopicID: t.ID, PostID: postID, Payload: payload, Confidence: confidence, State: state,
+		Mode: string(b.opts.Mode), Reason: "tags from matched entries"}
 }
 
 // chooseTags picks tags of the structured matches, limited to allowed and
