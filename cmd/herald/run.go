@@ -145,33 +145,8 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if _, err := rt.db.Setting(r.Context(), "paused"); err != nil {
-			http.Error(w, "not ready: store unavailable", http.StatusServiceUnavailable)
-			return
-		}
-		if ok, reason := b.Ready(); !ok {
-			http.Error(w, "not ready: "+reason, http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-	if rt.metricsListen == "" {
-		mux.Handle("GET /metrics", metricsHandler)
-	}
-	if rt.webhookSecret != "" {
-		wh := &discourse.Webhook{Secret: rt.webhookSecret}
-		mux.Handle("POST "+rt.webhookPath, wh.Handler(func(r *http.Request, ev *discourse.Event) error {
-			rt.log.Debug("webhook", "event", ev.Name, "type", ev.Type)
-			b.Wake() // a webhook only triggers a poll; posting stays in the runner
-			return nil
-		}))
-	}
-	if rt.extra != nil {
-		rt.extra(mux)
-	}
+	mux := botMux(rt, b, metricsHandler)
 	ln, err := net.Listen("tcp", rt.listen)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", rt.listen, err)
@@ -211,6 +186,39 @@ func serveBot(ctx context.Context, rt botRuntime, stdout io.Writer) error {
 		return errors.Join(runErr, err)
 	}
 	return runErr
+}
+
+// botMux serves the bot's /healthz (ready only when the store and the
+// forum answer), /metrics unless it has its own listener, the webhook
+// (which only wakes the poller) and whatever rt.extra adds.
+func botMux(rt botRuntime, b *bot.Bot, metricsHandler http.Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if _, err := rt.db.Setting(r.Context(), "paused"); err != nil {
+			http.Error(w, "not ready: store unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		if ok, reason := b.Ready(); !ok {
+			http.Error(w, "not ready: "+reason, http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	if rt.metricsListen == "" {
+		mux.Handle("GET /metrics", metricsHandler)
+	}
+	if rt.webhookSecret != "" {
+		wh := &discourse.Webhook{Secret: rt.webhookSecret}
+		mux.Handle("POST "+rt.webhookPath, wh.Handler(func(r *http.Request, ev *discourse.Event) error {
+			rt.log.Debug("webhook", "event", ev.Name, "type", ev.Type)
+			b.Wake() // a webhook only triggers a poll; posting stays in the runner
+			return nil
+		}))
+	}
+	if rt.extra != nil {
+		rt.extra(mux)
+	}
+	return mux
 }
 
 // cmdPause flips the store's kill switch: `herald pause|resume --config F`
