@@ -112,14 +112,17 @@ func (m *Model) Score(evidence map[string]float64) float64 {
 // Probability calibrates a score with its margin over the best other
 // match.
 func (m *Model) Probability(score, margin float64) float64 {
-	c := m.Calibration
+	return m.Calibration.probability(score, margin)
+}
+
+func (c Calibration) probability(score, margin float64) float64 {
 	return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
 }
 
 // textProbability calibrates a match that only word overlap supports.
 func (m *Model) textProbability(score, margin float64) float64 {
 	if c := m.TextCalibration; c != nil {
-		return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
+		return c.probability(score, margin)
 	}
 	return 0.5 * m.Probability(score, margin)
 }

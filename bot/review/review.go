@@ -60,8 +60,7 @@ var markerRE = regexp.MustCompile(`<!--\s*herald:`)
 
 // Outcome says what a decision did, for the caller to show.
 type Outcome struct {
-	Action store.Action
-	Audit  string // the verb recorded, such as "edit and approve as whisper"
+	Audit string // the verb recorded, such as "edit and approve as whisper"
 }
 
 // Past words the decision for people: "edited and approved as whisper".
@@ -86,7 +85,7 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 			return Outcome{}, &InvalidError{"a rejection needs a reason"}
 		}
 		err := db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateRejected, d.Actor, string(Reject), reason, nil)
-		return Outcome{Action: *a, Audit: string(Reject)}, decided(a, err)
+		return Outcome{Audit: string(Reject)}, decided(a, err)
 	case Approve:
 		changes, audit, err := approval(a.Payload, d)
 		if err != nil {
@@ -97,7 +96,7 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 			return Outcome{}, fmt.Errorf("review: action %d: payload: %w", a.ID, err)
 		}
 		err = db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateApproved, d.Actor, audit, "", payload)
-		return Outcome{Action: *a, Audit: audit}, decided(a, err)
+		return Outcome{Audit: audit}, decided(a, err)
 	}
 	return Outcome{}, &InvalidError{fmt.Sprintf("unknown verb %q (approve or reject)", d.Verb)}
 }

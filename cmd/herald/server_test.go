@@ -61,16 +61,7 @@ func TestAdminBaseURL(t *testing.T) {
 // TestAdminLinkChecksTheUser: a login link is only made for someone the
 // forum knows as staff or as a member of admin.groups.
 func TestAdminLinkChecksTheUser(t *testing.T) {
-	forum := discoursetest.New(discoursetest.WithRateLimit(0))
-	defer forum.Close()
-	forum.Seed("herald")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: " + discoursetest.BotAPIKey + "\n  username: herald\nstore:\n  path: " +
-		filepath.Join(dir, "h.db") + "\nadmin:\n  groups: [support-team]\n"
-	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := seededForumConfig(t, discoursetest.BotAPIKey, "admin:\n  groups: [support-team]\n")
 	for user, ok := range map[string]bool{"maria": true, "admin": true, "alice": false, "nobody": false} {
 		out, _, err := runCmd(t, "", "admin-link", "--config", cfg, "--as", user, "--ttl", (5 * time.Minute).String())
 		if ok != (err == nil) || ok && !strings.Contains(out, "/admin/auth/link?t=") {
@@ -82,19 +73,28 @@ func TestAdminLinkChecksTheUser(t *testing.T) {
 // TestRunRefusesARejectedKey: `herald run` with a key the forum rejects
 // stops at start with an error naming the setting.
 func TestRunRefusesARejectedKey(t *testing.T) {
-	forum := discoursetest.New(discoursetest.WithRateLimit(0))
-	defer forum.Close()
-	forum.Seed("herald")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: not-the-key\n  username: herald\nstore:\n  path: " +
-		filepath.Join(dir, "h.db") + "\nknowledge:\n  sources: []\nhttp:\n  listen: 127.0.0.1:0\n"
-	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := seededForumConfig(t, "not-the-key", "knowledge:\n  sources: []\nhttp:\n  listen: 127.0.0.1:0\n")
 	_, _, err := runCmd(t, "", "run", "--config", cfg)
 	var ve *ValidationError
 	if !errors.As(err, &ve) || ve.Field != "discourse.api_key" {
 		t.Errorf("run with a rejected key: %v, want a ValidationError on discourse.api_key", err)
 	}
+}
+
+// seededForumConfig starts a seeded fake forum for the test and writes a
+// config file that points Herald at it with apiKey, a database in a
+// temporary folder, and extra YAML; it returns the file's path.
+func seededForumConfig(t *testing.T, apiKey, extra string) string {
+	t.Helper()
+	forum := discoursetest.New(discoursetest.WithRateLimit(0))
+	t.Cleanup(forum.Close)
+	forum.Seed("herald")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: " + apiKey + "\n  username: herald\nstore:\n  path: " +
+		filepath.Join(dir, "h.db") + "\n" + extra
+	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

@@ -56,7 +56,7 @@ func writeAccess(w http.ResponseWriter, a access) bool {
 	case accessNotFound:
 		writeNotFound(w)
 	case accessForbidden:
-		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		writeForbidden(w)
 	default:
 		return false
 	}

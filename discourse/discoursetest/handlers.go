@@ -251,11 +251,7 @@ func (s *Server) allowAPI(w http.ResponseWriter, f Fault) bool {
 		return false
 	}
 	w.Header().Set("Discourse-Rate-Limit-Error-Code", "admin_api_key_rate_limit")
-	writeJSON(w, http.StatusTooManyRequests, map[string]any{
-		"errors":     []string{fmt.Sprintf("You’ve performed this action too many times. Please wait %d seconds before trying again.", wait)},
-		"error_type": "rate_limit",
-		"extras":     map[string]any{"wait_seconds": wait, "time_left": fmt.Sprintf("%d seconds", wait)},
-	})
+	writeRateLimited(w, time.Duration(wait)*time.Second)
 	return false
 }
 

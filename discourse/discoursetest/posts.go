@@ -190,7 +190,7 @@ func (s *Server) updatePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !c.user.Staff() && c.user.ID != p.UserID { // guardian ensure_can_edit!
-		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		writeForbidden(w)
 		return
 	}
 	if orig, ok := f["post[original_text]"]; ok && orig[0] != p.Raw {

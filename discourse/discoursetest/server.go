@@ -581,6 +581,12 @@ func writeNotFound(w http.ResponseWriter) {
 	writeError(w, http.StatusNotFound, "not_found", "The requested URL or resource could not be found.")
 }
 
+// writeForbidden answers as Discourse does for what Guardian refuses
+// (Discourse::InvalidAccess).
+func writeForbidden(w http.ResponseWriter) {
+	writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+}
+
 // writeNotLoggedIn answers as Discourse does when a call needs a user.
 func writeNotLoggedIn(w http.ResponseWriter) {
 	writeError(w, http.StatusForbidden, "not_logged_in", "You need to be logged in to do that.")

@@ -24,7 +24,7 @@ func (s *Server) notificationsHandler(w http.ResponseWriter, r *http.Request) {
 	owner := c.user
 	if name := q.Get("username"); name != "" && !strings.EqualFold(name, c.user.Username) {
 		if !c.user.Admin {
-			writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+			writeForbidden(w)
 			return
 		}
 		if owner = s.user(name); owner == nil {
@@ -209,7 +209,7 @@ func (s *Server) acceptHandler(w http.ResponseWriter, r *http.Request) {
 	}
 	t := s.topics[p.TopicID]
 	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
-		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		writeForbidden(w)
 		return
 	}
 	t.AcceptedPostID = p.ID
@@ -258,7 +258,7 @@ func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
 	}
 	t := s.topics[p.TopicID]
 	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
-		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		writeForbidden(w)
 		return
 	}
 	if t.AcceptedPostID == p.ID {

@@ -157,7 +157,7 @@ func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
-		writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to view the requested resource.")
+		writeForbidden(w)
 		return
 	}
 	if tags, ok := f["tags[]"]; ok {
