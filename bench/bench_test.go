@@ -190,3 +190,13 @@ func TestScoreSemEvalReproducesOfficial(t *testing.T) {
 }
 
 func fmt2(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', 2, 64) }
+
+func TestCalibrationGap(t *testing.T) {
+	got := CalibrationGap([]Bucket{{N: 10, Pct: 40, MeanConf: 10}, {N: 30, Pct: 50, MeanConf: 50}})
+	if got != 7.5 { // (10·30 + 30·0) / 40
+		t.Errorf("gap = %v, want 7.5", got)
+	}
+	if CalibrationGap(nil) != 0 {
+		t.Error("gap of no posts is not 0")
+	}
+}

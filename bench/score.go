@@ -348,3 +348,19 @@ func unquote(v string) string {
 	}
 	return v
 }
+
+// CalibrationGap is the mean distance, in points, between each bucket's
+// hit rate and its mean confidence, weighted by the bucket's posts (the
+// expected calibration error); 0 means confidence says exactly what
+// happens.
+func CalibrationGap(buckets []Bucket) float64 {
+	sum, n := 0.0, 0
+	for _, b := range buckets {
+		sum += float64(b.N) * math.Abs(b.Pct-b.MeanConf)
+		n += b.N
+	}
+	if n == 0 {
+		return 0
+	}
+	return math.Round(10*sum/float64(n)) / 10
+}

@@ -83,7 +83,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			bl.Cases = nil
 		}
-		out := map[string]any{"herald": h, "baseline": bl, "reliability": rel}
+		out := map[string]any{"herald": h, "baseline": bl, "reliability": rel, "calibration_gap": bench.CalibrationGap(rel)}
 		if *folds > 0 {
 			out["in_sample"] = cols[1].rep
 			out["shipped"] = cols[2].rep
@@ -112,6 +112,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, b := range rel {
 		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
 	}
+	fmt.Fprintf(stdout, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points\n", bench.CalibrationGap(rel))
 	if *perCase {
 		fmt.Fprintln(stdout)
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
