@@ -160,12 +160,20 @@ func TestExtractPosts(t *testing.T) {
 		{"feature-request.md", want{program: "-", exception: "-"}},
 		{"unrelated-question.md", want{program: "-", exception: "-", platform: "-"}},
 	}
-	if n := len(testPosts(t)); n != len(tests) {
-		t.Errorf("testdata/cases has %d posts, the table %d: keep them in step", n, len(tests))
+	posts := map[string]string{}
+	for _, p := range testPosts(t) {
+		posts[p.name] = p.body
+	}
+	if len(posts) != len(tests) {
+		t.Errorf("testdata/cases has %d posts, the table %d: keep them in step", len(posts), len(tests))
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			f, err := Extract(readPostFile(t, tt.file), s)
+			body, ok := posts[tt.file]
+			if !ok {
+				t.Fatalf("no test case with the post %s", tt.file)
+			}
+			f, err := Extract(Post{Body: body}, s)
 			if err != nil {
 				t.Fatalf("Extract: %v", err)
 			}
