@@ -262,8 +262,8 @@ func (b *Bot) updateQueueDepth(ctx context.Context) {
 	}
 }
 
-// Store returns the bot's store (for scheduled jobs that import knowledge).
-func (b *Bot) Store() *store.DB { return b.db }
+// Mode is the mode the bot was built with.
+func (b *Bot) Mode() Mode { return b.opts.Mode }
 
 // ReloadKnowledge rebuilds the answerer's index after the knowledge base
 // changed underneath it (an import).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -28,6 +29,16 @@ type ReplayReport struct {
 	Disagree int `json:"disagree_with_accepted"`
 	// Confidence buckets of the replies: [0.6,0.7), [0.7,0.8), [0.8,1].
 	Buckets [3]int `json:"confidence_buckets"`
+}
+
+// Write prints the report for people; since is the date it started at.
+func (r *ReplayReport) Write(w io.Writer, since string) error {
+	_, err := fmt.Fprintf(w, "replayed %d topics since %s (shadow: nothing recorded or posted)\n"+
+		"  would reply: %d (confidence 0.6–0.7: %d, 0.7–0.8: %d, ≥0.8: %d)\n"+
+		"  would queue for staff: %d; silent: %d; not support questions: %d\n"+
+		"  solved topics: %d; of those Herald would answer, its citations agree with the accepted answer in %d and not in %d\n",
+		r.Topics, since, r.Replies, r.Buckets[0], r.Buckets[1], r.Buckets[2], r.Queued, r.Silent, r.Ignored, r.Solved, r.Agree, r.Disagree)
+	return err
 }
 
 var issueRefRE = regexp.MustCompile(`#\d+`)

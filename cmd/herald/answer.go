@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/knowledge"
-	"github.com/heraldbot/herald/store"
 )
 
 // maxInputBytes bounds what answer reads from a file or stdin; Extract
@@ -47,7 +46,7 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fmt.Errorf("answer: read post: %w", err)
 	}
 
-	db, cleanup, err := openKB(ctx, *kbPath)
+	db, cleanup, err := importer.OpenKB(ctx, *kbPath)
 	if err != nil {
 		return err
 	}
@@ -89,46 +88,4 @@ func writeMarkdown(w io.Writer, ans knowledge.Answer, a *bot.Answerer) error {
 	_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f, so nothing is posted; staff would find this draft in the approval queue -->\n\n%s",
 		ans.Confidence, a.Engine.Thresholds.Reply, draft)
 	return err
-}
-
-// openKB opens the knowledge base at path, or, with no path, a temporary
-// database holding the embedded packs, removed by cleanup.
-func openKB(ctx context.Context, path string) (*store.DB, func(), error) {
-	if path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil, fmt.Errorf("knowledge base %s: %w (create it with `herald kb import --db %s builtin:vllm`)", path, err, path)
-		}
-		db, err := store.Open(ctx, path)
-		if err != nil {
-			return nil, nil, err
-		}
-		return db, func() { db.Close() }, nil
-	}
-	db, _, cleanup, err := openTempDB(ctx, "herald-kb-")
-	if err != nil {
-		return nil, nil, fmt.Errorf("temporary knowledge base: %w", err)
-	}
-	for _, name := range knowledge.BuiltinPacks() {
-		if _, err := importSource(ctx, db, "builtin:"+name, importOptions{}, nil); err != nil {
-			cleanup()
-			return nil, nil, err
-		}
-	}
-	return db, cleanup, nil
-}
-
-// openTempDB opens a new database in a fresh temporary directory named
-// after prefix; cleanup closes it and removes the directory.
-func openTempDB(ctx context.Context, prefix string) (db *store.DB, path string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	path = filepath.Join(dir, "herald.db")
-	db, err = store.Open(ctx, path)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, "", nil, err
-	}
-	return db, path, func() { db.Close(); os.RemoveAll(dir) }, nil
 }

@@ -3,17 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strings"
-	"text/tabwriter"
+	"os"
 
 	"github.com/heraldbot/herald/bench"
-	"github.com/heraldbot/herald/bot"
-	"github.com/heraldbot/herald/knowledge"
-	"github.com/heraldbot/herald/store"
+	"github.com/heraldbot/herald/bot/evaluate"
+	"github.com/heraldbot/herald/importer"
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -27,15 +24,17 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return usagef("unknown bench subcommand %q", args[0])
 }
 
-// benchCases scores Herald and the plain BM25 baseline on labelled cases.
+// benchCases is `herald bench cases FILE`: Herald and the plain BM25
+// baseline on labelled cases, held-out on folds.
 func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench cases", stderr)
 	kbPath := fs.String("kb", "", "knowledge base (default: the embedded packs)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	perCase := fs.Bool("per-case", false, "also print one row per case")
-	folds := fs.Int("folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
-	seed := fs.Uint64("seed", 1, "seed of the stratified fold split")
-	o := fitFlags(fs)
+	o := evaluate.Options{}
+	fs.IntVar(&o.Folds, "folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
+	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the stratified fold split")
+	fitFlags(fs, &o.Fit)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -43,190 +42,96 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return usagef("bench cases takes one FILE")
 	}
-	run, err := answerCases(ctx, pos[0], *kbPath)
-	if err != nil {
-		return err
-	}
-	defer run.close()
-	cases, a, preds := run.cases, run.a, run.preds
-	base, err := baselineResults(ctx, run.db, cases)
-	if err != nil {
-		return err
-	}
-	bl := bench.Score(cases, base, a.Schema())
-	// The columns: held-out (thresholds fitted on the other folds), in
-	// sample (fitted on all cases), and the shipped defaults.
-	var herald []bench.Result
-	var cols []column
-	var cv bench.CrossValidation
-	if *folds > 0 {
-		cv = bench.CrossValidate(preds, *folds, *seed, a.Engine.Thresholds, *o)
-		herald = cv.HeldOut
-		cols = append(cols,
-			column{fmt.Sprintf("held-out (%d folds)", *folds), bench.Score(cases, cv.HeldOut, a.Schema())},
-			column{"in-sample", bench.Score(cases, cv.InSample, a.Schema())})
-	}
-	shipped := make([]bench.Result, len(preds))
-	for i, p := range preds {
-		shipped[i] = p.Result(nil, a.Engine.Thresholds)
-	}
-	if *folds == 0 {
-		herald = shipped
-	}
-	cols = append(cols, column{"shipped model", bench.Score(cases, shipped, a.Schema())})
-	h := cols[0].rep
-	rel := bench.Reliability(cases, herald, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
-	if *asJSON {
-		if !*perCase {
-			for i := range cols {
-				cols[i].rep.Cases = nil
-			}
-			bl.Cases = nil
-		}
-		out := map[string]any{"herald": h, "baseline": bl, "reliability": rel, "calibration_gap": bench.CalibrationGap(rel)}
-		if *folds > 0 {
-			out["in_sample"] = cols[1].rep
-			out["shipped"] = cols[2].rep
-			out["fold_models"] = cv.Models
-			out["in_sample_model"] = cv.All
-		}
-		return writeJSON(stdout, out)
-	}
-	if err := printCaseTable(stdout, len(cases), cols, bl); err != nil {
-		return err
-	}
-	if *folds > 0 {
-		var replies, floors []string
-		for _, m := range cv.Models {
-			replies = append(replies, fmt.Sprintf("%.3f", m.Reply))
-			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
-		}
-		fmt.Fprintf(stdout, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
-			o.TargetWrong, o.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), cv.All.Reply, cv.All.QueueFloor, a.Engine.Thresholds.Reply)
-		fmt.Fprintln(stdout, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
-	}
-	if n, med, most, unsafe := draftLengths(a, preds); n > 0 {
-		fmt.Fprintf(stdout, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", n, med, most, unsafe)
-	}
-	fmt.Fprintln(stdout, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
-	for _, b := range rel {
-		fmt.Fprintf(stdout, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
-	}
-	fmt.Fprintf(stdout, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points\n", bench.CalibrationGap(rel))
-	if *perCase {
-		fmt.Fprintln(stdout)
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
-		for _, c := range h.Cases {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
-		}
-		return tw.Flush()
-	}
-	return nil
-}
-
-// column is one column of the bench cases table.
-type column struct {
-	name string
-	rep  bench.Report
-}
-
-// baselineResults ranks each case with plain BM25 over the knowledge
-// base; the baseline answers everything it finds.
-func baselineResults(ctx context.Context, db *store.DB, cases []bench.Case) ([]bench.Result, error) {
-	var base []bench.Result
-	for _, c := range cases {
-		cands, err := db.SearchText(ctx, c.Title+"\n"+c.Body, 10)
+	return withCases(ctx, pos[0], *kbPath, func(run *evaluate.Run) error {
+		rep, err := run.Measure(ctx, o)
 		if err != nil {
-			return nil, fmt.Errorf("case %s baseline: %w", c.ID, err)
+			return err
 		}
-		b := bench.Result{CaseID: c.ID, Decision: knowledge.DecisionAbstain}
-		for _, cd := range cands {
-			b.Ranked = append(b.Ranked, cd.Entry.ID)
+		if *asJSON {
+			return writeJSON(stdout, rep.JSON(*perCase))
 		}
-		if len(b.Ranked) > 0 {
-			b.Decision = knowledge.DecisionReply
-			b.Cited = b.Ranked[:min(3, len(b.Ranked))]
-		}
-		base = append(base, b)
-	}
-	return base, nil
+		return rep.WriteText(stdout, *perCase)
+	})
 }
 
-// printCaseTable prints the figures of each column beside the baseline.
-func printCaseTable(stdout io.Writer, n int, cols []column, bl bench.Report) error {
-	h := cols[0].rep
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%d cases\t", n)
-	for _, c := range cols {
-		fmt.Fprintf(tw, "%s\t", c.name)
+// cmdFit is `herald kb fit CASES.jsonl`: it fits the engine's model (the
+// evidence weights, the confidence calibration, the reply threshold and
+// the queue floor) on a forum's own labelled posts, reports the held-out
+// figures of cross-validation, and writes the model for `knowledge.model`.
+func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("kb fit", stderr)
+	dbPath := fs.String("db", "", "knowledge base (default: the embedded packs)")
+	out := fs.String("out", "", "write the model here (default: standard output)")
+	folds := fs.Int("folds", 5, "cross-validation folds for the held-out report (0: none)")
+	var o bench.FitOptions
+	fitFlags(fs, &o)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(tw, "baseline (BM25)\t\n")
-	row := func(name string, get func(bench.Report) float64) {
-		fmt.Fprintf(tw, "%s\t", name)
-		for _, c := range cols {
-			fmt.Fprintf(tw, "%.1f\t", get(c.rep))
+	if len(pos) != 1 {
+		return usagef("kb fit takes one CASES.jsonl file")
+	}
+	return withCases(ctx, pos[0], *dbPath, func(run *evaluate.Run) error {
+		if *folds > 0 {
+			fmt.Fprintln(stderr, run.Summary(run.CrossValidate(*folds, 1, o), *folds))
 		}
-		fmt.Fprintf(tw, "%.1f\t\n", get(bl))
-	}
-	row(fmt.Sprintf("strict hit@1 %% (n=%d)", h.StrictN), func(r bench.Report) float64 { return r.StrictHit1 })
-	row("strict hit@3 %", func(r bench.Report) float64 { return r.StrictHit3 })
-	row("strict MRR %", func(r bench.Report) float64 { return r.StrictMRR })
-	row(fmt.Sprintf("lenient hit@3 %% (n=%d)", h.LenientN), func(r bench.Report) float64 { return r.LenientHit3 })
-	row("abstain cases silent %", func(r bench.Report) float64 { return r.AbstainSilentPct })
-	row("not-support ignored %", func(r bench.Report) float64 { return r.NotSupportIgnoredPct })
-	row("support cases silent %", func(r bench.Report) float64 { return r.SupportSilentPct })
-	fmt.Fprintf(tw, "wrong-post %%\t")
-	for _, c := range cols {
-		fmt.Fprintf(tw, "%.1f (%d/%d)\t", c.rep.WrongPostPct, c.rep.WrongPosts, c.rep.Replies)
-	}
-	fmt.Fprintf(tw, "%.1f (%d/%d)\t\n", bl.WrongPostPct, bl.WrongPosts, bl.Replies)
-	fmt.Fprintf(tw, "extraction %%\t")
-	for _, c := range cols {
-		fmt.Fprintf(tw, "%.1f\t", c.rep.ExtractPct)
-	}
-	fmt.Fprintf(tw, "-\t\n")
-	fields := make([]string, 0, len(h.Fields))
-	for k := range h.Fields {
-		fields = append(fields, k)
-	}
-	slices.Sort(fields)
-	for _, k := range fields {
-		fmt.Fprintf(tw, "  %s\t", k)
-		for _, c := range cols {
-			fs := c.rep.Fields[k]
-			fmt.Fprintf(tw, "%.1f (%d/%d, %d wrong)\t", fs.Pct, fs.Right, fs.Total, fs.Wrong)
+		m := run.Fit(o, pos[0])
+		fmt.Fprintf(stderr, "fitted: reply at confidence %.3f, queue floor %.3f\n", m.Reply, m.QueueFloor)
+		if *out == "" {
+			return m.Write(stdout)
 		}
-		fmt.Fprintf(tw, "\t\n")
+		f, err := os.Create(*out)
+		if err != nil {
+			return fmt.Errorf("kb fit: %w", err)
+		}
+		if err := m.Write(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("kb fit: %w", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s; set knowledge.model to it in the config\n", *out)
+		return nil
+	})
+}
+
+// withCases answers the cases at path against the knowledge base at kb
+// ("" for the embedded packs) and runs fn on the result.
+func withCases(ctx context.Context, path, kb string, fn func(*evaluate.Run) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cases: %w", err)
 	}
-	return tw.Flush()
+	cases, err := bench.ReadCases(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	db, closeDB, err := importer.OpenKB(ctx, kb)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	run, err := evaluate.Answer(ctx, db, cases)
+	if err != nil {
+		return err
+	}
+	return fn(run)
+}
+
+// fitFlags sets o to the default fitting targets and adds flags for
+// them to fs.
+func fitFlags(fs *flag.FlagSet, o *bench.FitOptions) {
+	*o = bench.DefaultFitOptions()
+	fs.Float64Var(&o.TargetWrong, "target-wrong", o.TargetWrong, "wrong-post rate in percent the reply threshold aims at")
+	fs.Float64Var(&o.UsefulDrafts, "useful-drafts", o.UsefulDrafts, "share in percent of queued drafts with a fitting entry the queue floor aims at")
+	fs.Float64Var(&o.L2, "l2", o.L2, "ridge on the feature weights, towards the hand-set prior")
 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// draftLengths composes the reply or draft each prediction would get and
-// reports how many there are, their median and longest length, and how
-// many ReplyProblems finds anything in.
-func draftLengths(a *bot.Answerer, preds []bench.Prediction) (n, median, longest, unsafe int) {
-	var lens []int
-	for _, p := range preds {
-		cited := knowledge.Citations(p.Matches, a.Engine.Thresholds, a.Engine.Thresholds.MaxCitations, nil)
-		if len(cited) == 0 {
-			continue
-		}
-		r := knowledge.Compose(&p.Facts, cited, a.Engine.Compose)
-		lens = append(lens, len(r))
-		if len(knowledge.ReplyProblems(r, knowledge.CitedURLs(cited))) > 0 {
-			unsafe++
-		}
-	}
-	if len(lens) == 0 {
-		return 0, 0, 0, 0
-	}
-	slices.Sort(lens)
-	return len(lens), lens[len(lens)/2], lens[len(lens)-1], unsafe
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/discourse/discoursetest"
+	"github.com/heraldbot/herald/importer"
+	"github.com/heraldbot/herald/service"
 )
 
 // cmdDemo starts the fake forum seeded with support topics and the bot in
@@ -38,7 +40,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return usagef("demo --mode %q: want auto, queue or shadow", *mode)
 	}
-	log := newLogger("info", "text", stderr)
+	log := service.NewLogger("info", "text", stderr)
 	const connectSecret = "demo-discourse-connect-secret"
 	handler, err := demoForum(*forumOnly, *statePath, *apiKey, connectSecret, log)
 	if err != nil {
@@ -49,7 +51,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("demo: listen: %w", err)
 	}
 	forumURL := "http://" + ln.Addr().String()
-	srv := newHTTPServer(handler)
+	srv := service.NewHTTPServer(handler)
 	go func() { _ = srv.Serve(ln) }()
 	defer func() {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -103,7 +105,7 @@ func demoForum(forumOnly bool, statePath, apiKey, connectSecret string, log *slo
 // demoBot runs Herald against the demo forum at forumURL, with the admin
 // page and a login link printed once it listens.
 func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen string, poll time.Duration, connectSecret string, log *slog.Logger, stdout io.Writer) error {
-	db, closeDB, err := openKB(ctx, "")
+	db, closeDB, err := importer.OpenKB(ctx, "")
 	if err != nil {
 		return err
 	}
@@ -118,11 +120,15 @@ func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen stri
 	fmt.Fprintf(stdout, "Post a topic as alice and watch Herald answer it, or queue a draft, within seconds:\n")
 	fmt.Fprintf(stdout, "  curl -s %s/posts.json -H 'Api-Key: %s' -H 'Api-Username: alice' -d category=1 --data-urlencode 'title=OOM with --cpu-offload-gb on 0.24' --data-urlencode \"raw=$(printf 'vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\\n\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n\\nvllm 0.24.0')\"\n", forumURL, discoursetest.AdminAPIKey)
 	fmt.Fprintf(stdout, "  then read it: %s/t/topic/6/1 (or /t/6.json)\n", forumURL)
+	b, reg, err := service.NewBot(ctx, client, db, service.BotConfig{
+		Options: bot.Options{Username: "herald", Mode: mode, Backfill: 24 * time.Hour}}, log)
+	if err != nil {
+		return err
+	}
 	var page atomic.Pointer[admin.Server]
-	return serveBot(ctx, botRuntime{
-		db: db, client: client, log: log, listen: botListen, interval: poll, botName: "herald",
-		opts: bot.Options{Username: "herald", Mode: mode, Backfill: 24 * time.Hour},
-		extra: func(mux *http.ServeMux) {
+	return service.Serve(ctx, service.Runtime{
+		Bot: b, DB: db, Registry: reg, Log: log, Listen: botListen, Interval: poll,
+		Extra: func(mux *http.ServeMux) {
 			mux.Handle("/admin/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if p := page.Load(); p != nil {
 					p.Handler().ServeHTTP(w, r)
@@ -131,10 +137,10 @@ func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen stri
 				http.Error(w, "starting", http.StatusServiceUnavailable)
 			}))
 		},
-		ready: func(addr string) {
+		Ready: func(addr string) {
 			base := "http://" + addr
 			p, err := admin.New(admin.Config{DB: db, ForumURL: forumURL, BaseURL: base, Log: log.With("component", "admin"),
-				Categories: categoryNames(ctx, client, log),
+				Categories: service.CategoryNames(ctx, client, log),
 				Connect:    &discourse.Connect{ForumURL: forumURL, Secret: connectSecret, Nonces: db}})
 			if err != nil {
 				log.Error("admin page", "err", err)
@@ -149,5 +155,5 @@ func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen stri
 			fmt.Fprintf(stdout, "admin: %s/admin/\n", base)
 			fmt.Fprintf(stdout, "login: %s\n", link)
 		},
-	}, stdout)
+	})
 }

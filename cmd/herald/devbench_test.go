@@ -31,6 +31,7 @@ import (
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/discourse/discoursetest"
+	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
@@ -117,7 +118,7 @@ func benchSemEval(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 
-	db, _, cleanup, err := openTempDB(ctx, "herald-semeval-")
+	db, _, cleanup, err := importer.OpenTemp(ctx, "herald-semeval-")
 	if err != nil {
 		return err
 	}
@@ -281,7 +282,7 @@ func benchSpeed(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 func speedOne(ctx context.Context, pack *knowledge.Pack, n int, posts []knowledge.Post) (speedRow, error) {
 	row := speedRow{KBSize: n, Posts: len(posts)}
-	db, path, cleanup, err := openTempDB(ctx, "herald-speed-")
+	db, path, cleanup, err := importer.OpenTemp(ctx, "herald-speed-")
 	if err != nil {
 		return row, err
 	}
@@ -390,12 +391,12 @@ func benchSoak(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer forum.Close()
 	forum.SeedBasic("herald")
 	support := 1
-	db, _, cleanup, err := openTempDB(ctx, "herald-soak-")
+	db, _, cleanup, err := importer.OpenTemp(ctx, "herald-soak-")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	if _, err := importPack(ctx, db, pack, nil); err != nil {
+	if _, err := importer.ImportPack(ctx, db, pack, nil); err != nil {
 		return err
 	}
 	a, err := bot.NewAnswerer(ctx, db, "herald")

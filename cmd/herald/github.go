@@ -9,53 +9,9 @@ import (
 	"time"
 
 	"github.com/heraldbot/herald/github"
-	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/store"
 )
-
-// GitHubSource is one repository kept in the knowledge base.
-type GitHubSource struct {
-	Repo     string   `yaml:"repo"`
-	Labels   []string `yaml:"labels"`
-	State    string   `yaml:"state"`
-	Schedule string   `yaml:"schedule"` // cron; empty: import at start only
-}
-
-// importGitHub imports (or refreshes) a repository's issues, revalidating
-// with the ETag of the previous import of the same query.
-func importGitHub(ctx context.Context, db *store.DB, c *github.Client, src GitHubSource, since time.Time) (string, error) {
-	key := "github:etag:" + src.Repo + ":" + strings.Join(src.Labels, ",") + ":" + src.State
-	etag, err := db.Setting(ctx, key)
-	if err != nil {
-		return "", err
-	}
-	if !since.IsZero() {
-		etag = "" // a different query
-	}
-	res, err := c.ListIssues(ctx, src.Repo, github.ListOptions{Labels: src.Labels, State: src.State, Since: since, ETag: etag})
-	if err != nil {
-		return "", err
-	}
-	if res.NotModified {
-		return src.Repo + ": not modified since the last import", nil
-	}
-	entries := make([]knowledge.Entry, 0, len(res.Issues))
-	for _, is := range res.Issues {
-		if strings.TrimSpace(is.Title) != "" {
-			entries = append(entries, knowledge.IssueEntry(src.Repo, is))
-		}
-	}
-	st, err := db.UpsertEntries(ctx, entries, nil)
-	if err != nil {
-		return "", err
-	}
-	if since.IsZero() && res.ETag != "" {
-		if err := db.SetSetting(ctx, key, res.ETag); err != nil {
-			return "", err
-		}
-	}
-	return fmt.Sprintf("%s: %d issues in %d pages: %s", src.Repo, len(res.Issues), res.Pages, st), nil
-}
 
 // cmdImportGitHub is `herald kb import-github owner/repo [--label L]
 // [--state all] [--since D] [--db PATH]`; the token comes from
@@ -76,8 +32,8 @@ func cmdImportGitHub(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	var sinceT time.Time
 	if *since != "" {
-		if sinceT, err = time.Parse("2006-01-02", *since); err != nil {
-			return usagef("--since must be a date like 2026-01-31")
+		if sinceT, err = parseDate(*since); err != nil {
+			return err
 		}
 	}
 	db, err := store.Open(ctx, *dbPath)
@@ -85,11 +41,11 @@ func cmdImportGitHub(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	defer db.Close()
-	src := GitHubSource{Repo: pos[0], State: *state}
+	src := importer.GitHubSource{Repo: pos[0], State: *state}
 	if *label != "" {
 		src.Labels = strings.Split(*label, ",")
 	}
-	msg, err := importGitHub(ctx, db, github.NewClient(*api, os.Getenv("GITHUB_TOKEN"), nil), src, sinceT)
+	msg, err := importer.ImportGitHub(ctx, db, github.NewClient(*api, os.Getenv("GITHUB_TOKEN"), nil), src, sinceT)
 	if err != nil {
 		return err
 	}

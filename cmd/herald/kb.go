@@ -3,17 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/term"
 
-	"github.com/heraldbot/herald/github"
+	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
@@ -87,8 +86,11 @@ func kbImport(ctx context.Context, db *store.DB, pos []string, docsBase string, 
 	}
 	for _, src := range pos {
 		bar := newProgress(stderr, src)
-		st, err := importSource(ctx, db, src, importOptions{docsBaseURL: docsBase}, bar.update)
+		st, err := importer.Import(ctx, db, src, importer.Options{DocsBaseURL: docsBase}, bar.update)
 		bar.done()
+		if errors.Is(err, importer.ErrUnknownSource) || errors.Is(err, importer.ErrNeedsBaseURL) {
+			return usagef("%v", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -170,92 +172,6 @@ func kbStats(ctx context.Context, db *store.DB, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "source %s: %d\n", k, n)
 	}
 	return nil
-}
-
-type importOptions struct {
-	docsBaseURL string
-}
-
-// importSource imports one SOURCE: builtin:NAME, a YAML pack, a JSON array
-// of GitHub issues, or a folder of Markdown docs.
-func importSource(ctx context.Context, db *store.DB, src string, opts importOptions, progress func(done, total int)) (store.ImportStats, error) {
-	if name, ok := strings.CutPrefix(src, "builtin:"); ok {
-		p, err := knowledge.BuiltinPack(name)
-		if err != nil {
-			return store.ImportStats{}, err
-		}
-		return importPack(ctx, db, p, progress)
-	}
-	info, err := os.Stat(src)
-	if err != nil {
-		return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
-	}
-	if info.IsDir() {
-		if opts.docsBaseURL == "" {
-			return store.ImportStats{}, usagef("importing the folder %s needs --docs-base-url (where the pages are published)", src)
-		}
-		entries, err := readDocs(src, opts.docsBaseURL)
-		if err != nil {
-			return store.ImportStats{}, err
-		}
-		return db.UpsertEntries(ctx, entries, progress)
-	}
-	f, err := os.Open(src)
-	if err != nil {
-		return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
-	}
-	defer f.Close()
-	switch strings.ToLower(filepath.Ext(src)) {
-	case ".yaml", ".yml":
-		p, err := knowledge.ParsePack(f)
-		if err != nil {
-			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
-		}
-		return importPack(ctx, db, p, progress)
-	case ".json":
-		entries, _, err := github.ParseIssueList(f)
-		if err != nil {
-			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
-		}
-		return db.UpsertEntries(ctx, entries, progress)
-	}
-	return store.ImportStats{}, usagef("import %s: unknown source type (want builtin:NAME, .yaml pack, .json GitHub issues, or a folder)", src)
-}
-
-func importPack(ctx context.Context, db *store.DB, p *knowledge.Pack, progress func(done, total int)) (store.ImportStats, error) {
-	if err := db.SaveSchema(ctx, p.Name, p.Schema()); err != nil {
-		return store.ImportStats{}, err
-	}
-	return db.UpsertEntries(ctx, p.Entries, progress)
-}
-
-// readDocs reads every .md file under dir as a docs entry whose URL is
-// base joined with the file's path without its extension.
-func readDocs(dir, base string) ([]knowledge.Entry, error) {
-	var out []knowledge.Entry
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".md") {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		u := strings.TrimSuffix(base, "/") + "/" + strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel)) + "/"
-		out = append(out, knowledge.DocEntry(u, u, string(body)))
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("import docs %s: %w", dir, err)
-	}
-	return out, nil
 }
 
 func oneLine(s string, n int) string {

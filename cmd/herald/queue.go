@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/service"
 
 	"github.com/heraldbot/herald/bot/action"
 	"github.com/heraldbot/herald/bot/admin"
@@ -21,10 +22,10 @@ import (
 )
 
 // openStoreFor opens the store named by --db or the config's store.path.
-func openStoreFor(ctx context.Context, cfgPath, dbPath string) (*store.DB, *Config, error) {
-	var cfg *Config
+func openStoreFor(ctx context.Context, cfgPath, dbPath string) (*store.DB, *service.Config, error) {
+	var cfg *service.Config
 	if dbPath == "" && cfgPath != "" {
-		c, err := loadConfig(cfgPath)
+		c, err := service.Load(cfgPath)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -194,7 +195,7 @@ func cmdAdminLink(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !u.Staff() && !u.InGroup(cfg.Admin.Groups...) {
 		return fmt.Errorf("admin-link: %s is neither staff nor in admin.groups %v on the forum", u.Username, cfg.Admin.Groups)
 	}
-	link, err := admin.NewLoginLink(ctx, db, adminBaseURL(cfg)+"/admin", u.Username, *ttl)
+	link, err := admin.NewLoginLink(ctx, db, cfg.AdminBaseURL()+"/admin", u.Username, *ttl)
 	if err != nil {
 		return err
 	}

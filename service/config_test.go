@@ -1,25 +1,20 @@
-package main
+package service
 
 import (
-	"bufio"
-	"context"
 	"errors"
-	"io"
-	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestExampleConfigParses(t *testing.T) {
-	f, err := os.Open("../../config.example.yaml")
+	f, err := os.Open("../config.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	env := map[string]string{"HERALD_DISCOURSE_API_KEY": "k-from-env"}
-	c, err := parseConfig(f, func(k string) string { return env[k] })
+	c, err := Parse(f, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,22 +40,22 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			_, err := parseConfig(strings.NewReader(tt.yaml), env)
+			_, err := Parse(strings.NewReader(tt.yaml), env)
 			var ve *ValidationError
 			if !errors.As(err, &ve) || ve.Field != tt.field {
 				t.Errorf("error %v, want a ValidationError on %s", err, tt.field)
 			}
 		})
 	}
-	_, err := parseConfig(strings.NewReader(base+"bot:\n  moed: auto\n"), env)
+	_, err := Parse(strings.NewReader(base+"bot:\n  moed: auto\n"), env)
 	if err == nil || !strings.Contains(err.Error(), "moed") {
 		t.Errorf("unknown key: %v", err)
 	}
-	_, err = parseConfig(strings.NewReader(base+"bot:\n  poll_interval: soon\n"), env)
+	_, err = Parse(strings.NewReader(base+"bot:\n  poll_interval: soon\n"), env)
 	if err == nil {
 		t.Error("bad duration accepted")
 	}
-	c, err := parseConfig(strings.NewReader(base), func(k string) string {
+	c, err := Parse(strings.NewReader(base), func(k string) string {
 		if k == "HERALD_BOT_MODE" {
 			return "auto"
 		}
@@ -71,69 +66,11 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	}
 }
 
-func TestPauseResume(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "h.db")
-	out, _, err := runCmd(t, "", "pause", "--db", db)
-	if err != nil || !strings.Contains(out, "paused") {
-		t.Fatalf("pause: %q %v", out, err)
-	}
-	out, _, err = runCmd(t, "", "resume", "--db", db)
-	if err != nil || !strings.Contains(out, "resumed") {
-		t.Fatalf("resume: %q %v", out, err)
-	}
-}
-
-// TestDemoForumOnlyKeepsState starts `herald demo --forum-only` with a
-// state file, posts to it, stops it, and starts it again.
-func TestDemoForumOnlyKeepsState(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "forum.json")
-	start := func() (string, context.CancelFunc, chan error) {
-		ctx, cancel := context.WithCancel(context.Background())
-		pr, pw := io.Pipe()
-		done := make(chan error, 1)
-		go func() {
-			done <- run(ctx, []string{"demo", "--forum-only", "--state", state, "--api-key", "global-key-123456"}, strings.NewReader(""), pw, io.Discard)
-			pw.Close()
-		}()
-		line, err := bufio.NewReader(pr).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() { _, _ = io.Copy(io.Discard, pr) }()
-		return strings.TrimSpace(strings.TrimPrefix(line, "forum: ")), cancel, done
-	}
-	url, cancel, done := start()
-	req, _ := http.NewRequest(http.MethodPost, url+"/posts.json", strings.NewReader("title=Persisted+topic+title&category=1&raw=This+topic+must+survive+a+restart+of+the+forum."))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Api-Key", "global-key-123456")
-	req.Header.Set("Api-Username", "alice")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("create topic: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	url, cancel, done = start()
-	defer func() { cancel(); <-done }()
-	resp, err = http.Get(url + "/latest.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	if !strings.Contains(string(body), "Persisted topic title") {
-		t.Errorf("topic lost across restart: %s", body)
-	}
-}
-
 func FuzzParseConfig(f *testing.F) {
 	f.Add("discourse:\n  url: https://f.org\n  api_key: k\nbot:\n  mode: auto\n")
 	f.Add("bot: [1, 2]\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		c, err := parseConfig(strings.NewReader(in), func(string) string { return "" })
+		c, err := Parse(strings.NewReader(in), func(string) string { return "" })
 		if err == nil && (c.Discourse.URL == "" || c.Discourse.APIKey == "") {
 			t.Errorf("accepted a config without url or key: %+v", c.Discourse)
 		}
@@ -155,7 +92,7 @@ func TestConfigErrorsInPlainWords(t *testing.T) {
 		base + "sweeps:\n  digest:\n    perod: 1h\n": "config line 6: unknown key sweeps.digest.perod (did you mean sweeps.digest.period?)",
 		"discorse:\n  url: x\n":                      "config line 1: unknown key discorse (did you mean discourse?)",
 	} {
-		_, err := parseConfig(strings.NewReader(in), env)
+		_, err := Parse(strings.NewReader(in), env)
 		if err == nil || err.Error() != want || strings.Contains(err.Error(), "struct") {
 			t.Errorf("error %v,\nwant %s", err, want)
 		}

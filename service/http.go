@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"fmt"
@@ -23,9 +23,9 @@ const (
 	maxBodyBytes      = 1 << 20
 )
 
-// newHTTPServer returns a server for h with every timeout and size limit
+// NewHTTPServer returns a server for h with every timeout and size limit
 // set.
-func newHTTPServer(h http.Handler) *http.Server {
+func NewHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           http.MaxBytesHandler(h, maxBodyBytes),
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -44,11 +44,11 @@ func serveOn(srv *http.Server, ln net.Listener, certFile, keyFile string) error 
 	return srv.Serve(ln)
 }
 
-// adminBaseURL is where staff reach the admin page, which is where
+// AdminBaseURL is where staff reach the admin page, which is where
 // DiscourseConnect sends them back: admin.base_url, or the listen address
 // with a host a browser can open (an empty or unspecified host becomes
 // localhost).
-func adminBaseURL(cfg *Config) string {
+func (cfg *Config) AdminBaseURL() string {
 	if cfg.Admin.BaseURL != "" {
 		return strings.TrimRight(cfg.Admin.BaseURL, "/")
 	}

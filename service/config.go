@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/importer"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// Config mirrors config.example.yaml. Load it with loadConfig: defaults,
+// Config mirrors config.example.yaml. Load it with Load: defaults,
 // then the YAML (unknown keys are errors), then environment overrides for
 // secrets, then validation.
 type Config struct {
@@ -59,7 +60,7 @@ type Config struct {
 		Model string `yaml:"model"`
 		// GitHub repositories whose issues are imported and kept fresh
 		// (token from GITHUB_TOKEN).
-		GitHub []GitHubSource `yaml:"github"`
+		GitHub []importer.GitHubSource `yaml:"github"`
 	} `yaml:"knowledge"`
 	HTTP struct {
 		Listen string `yaml:"listen"`
@@ -144,8 +145,8 @@ var (
 	errInvalid  = errors.New("invalid")
 )
 
-// defaultConfig is what a config file overrides.
-func defaultConfig() Config {
+// Default is what a config file overrides.
+func Default() Config {
 	var c Config
 	c.Discourse.Username = "herald"
 	c.Discourse.RequestsPerMinute = 50
@@ -170,11 +171,11 @@ func defaultConfig() Config {
 	return c
 }
 
-// parseConfig reads YAML over the defaults, applies environment overrides
+// Parse reads YAML over the defaults, applies environment overrides
 // (HERALD_DISCOURSE_URL, HERALD_DISCOURSE_API_KEY, HERALD_DISCOURSE_USERNAME,
 // HERALD_WEBHOOK_SECRET, HERALD_BOT_MODE) and validates.
-func parseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
-	c := defaultConfig()
+func Parse(r io.Reader, getenv func(string) string) (*Config, error) {
+	c := Default()
 	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -209,13 +210,15 @@ func parseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
 	return &c, nil
 }
 
-func loadConfig(path string) (*Config, error) {
+// Load reads the config file at path, with the environment overrides of
+// Parse.
+func Load(path string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	defer f.Close()
-	return parseConfig(f, os.Getenv)
+	return Parse(f, os.Getenv)
 }
 
 func (c *Config) validate() error {

@@ -1,0 +1,92 @@
+package evaluate
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/heraldbot/herald/bench"
+	"github.com/heraldbot/herald/importer"
+	"github.com/heraldbot/herald/store"
+)
+
+// toyCases are written for this test (not real posts): one support post
+// whose labelled entry is in the embedded pack, one release note.
+var toyCases = []bench.Case{
+	{ID: "T1", Category: bench.Support, Title: "OOM with --cpu-offload-gb on 0.24",
+		Body:    "vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n\nvllm 0.24.0",
+		Answers: []string{"vllm-project/vllm#9367"}},
+	{ID: "T2", Category: bench.NotSupport, Title: "vLLM 0.25.0 released",
+		Body: "We are happy to announce the release of vLLM 0.25.0 with new features. See the release notes."},
+}
+
+func answered(t *testing.T) *Run {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := importer.ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	run, err := Answer(ctx, db, toyCases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestMeasureScoresBesideTheBaseline: the report has the shipped column
+// and the BM25 baseline of the same run, finds the labelled entry, and
+// prints and encodes the same figures.
+func TestMeasureScoresBesideTheBaseline(t *testing.T) {
+	t.Parallel()
+	run := answered(t)
+	if len(run.Predictions) != len(toyCases) {
+		t.Fatalf("%d predictions for %d cases", len(run.Predictions), len(toyCases))
+	}
+	rep, err := run.Measure(context.Background(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.N != 2 || len(rep.Columns) != 1 || rep.Columns[0].Name != "shipped model" {
+		t.Fatalf("report: %d cases, columns %+v", rep.N, rep.Columns)
+	}
+	h := rep.Columns[0].Report
+	if h.StrictN != 1 || h.StrictHit3 != 100 {
+		t.Errorf("strict n=%d hit@3=%.1f; want the labelled entry in the top three", h.StrictN, h.StrictHit3)
+	}
+	if rep.Baseline.Replies != 2 {
+		t.Errorf("baseline replied to %d posts; it answers everything it finds", rep.Baseline.Replies)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 cases", "baseline (BM25)", "calibration gap", "T1", "T2"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	js := rep.JSON(false)
+	if js["herald"].(bench.Report).Cases != nil || js["in_sample"] != nil {
+		t.Errorf("JSON without folds or per-case rows: %v", js)
+	}
+}
+
+// TestFitNamesItsCases: a fitted model says what it was fitted on.
+func TestFitNamesItsCases(t *testing.T) {
+	t.Parallel()
+	run := answered(t)
+	m := run.Fit(bench.DefaultFitOptions(), "toy.jsonl")
+	if m.FittedOn != "toy.jsonl: 2 cases (1 support, 1 not_support)" {
+		t.Errorf("FittedOn = %q", m.FittedOn)
+	}
+	if m.Reply <= 0 || m.Reply > 1 {
+		t.Errorf("reply threshold %v", m.Reply)
+	}
+}

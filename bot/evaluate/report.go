@@ -1,0 +1,181 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/heraldbot/herald/bench"
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// Options say how Measure cross-validates.
+type Options struct {
+	// Folds is the number of cross-validation folds; 0 scores only the
+	// shipped model.
+	Folds int
+	// Seed seeds the stratified fold split.
+	Seed uint64
+	Fit  bench.FitOptions
+}
+
+// Column is one column of the report's table.
+type Column struct {
+	Name   string
+	Report bench.Report
+}
+
+// Report is what Measure found.
+type Report struct {
+	// N is the number of cases.
+	N int
+	// Columns are held-out, in-sample and shipped with folds, else only
+	// shipped; the first is the headline.
+	Columns     []Column
+	Baseline    bench.Report
+	Reliability []bench.Bucket
+	Drafts      DraftStats
+	// CV is the cross-validation (with Folds > 0).
+	CV      bench.CrossValidation
+	Options Options
+	// Shipped are the thresholds of the shipped model.
+	Shipped knowledge.Thresholds
+}
+
+// Measure scores the run: the held-out, in-sample and shipped columns,
+// the BM25 baseline, reliability of the headline column and the lengths
+// of the composed replies.
+func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
+	base, err := r.baseline(ctx)
+	if err != nil {
+		return nil, err
+	}
+	schema := r.Answerer.Schema()
+	th := r.Answerer.Engine.Thresholds
+	rep := &Report{N: len(r.Cases), Baseline: bench.Score(r.Cases, base, schema), Options: o, Shipped: th}
+	shipped := make([]bench.Result, len(r.Predictions))
+	for i, p := range r.Predictions {
+		shipped[i] = p.Result(nil, th)
+	}
+	headline := shipped
+	if o.Folds > 0 {
+		rep.CV = r.CrossValidate(o.Folds, o.Seed, o.Fit)
+		headline = rep.CV.HeldOut
+		rep.Columns = append(rep.Columns,
+			Column{fmt.Sprintf("held-out (%d folds)", o.Folds), bench.Score(r.Cases, rep.CV.HeldOut, schema)},
+			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
+	}
+	rep.Columns = append(rep.Columns, Column{"shipped model", bench.Score(r.Cases, shipped, schema)})
+	rep.Reliability = bench.Reliability(r.Cases, headline, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
+	rep.Drafts = r.drafts()
+	return rep, nil
+}
+
+// JSON is the report as `bench cases --json` prints it; perCase keeps
+// each case's row.
+func (rep *Report) JSON(perCase bool) map[string]any {
+	if !perCase {
+		for i := range rep.Columns {
+			rep.Columns[i].Report.Cases = nil
+		}
+		rep.Baseline.Cases = nil
+	}
+	out := map[string]any{"herald": rep.Columns[0].Report, "baseline": rep.Baseline, "reliability": rep.Reliability,
+		"calibration_gap": bench.CalibrationGap(rep.Reliability)}
+	if rep.Options.Folds > 0 {
+		out["in_sample"] = rep.Columns[1].Report
+		out["shipped"] = rep.Columns[2].Report
+		out["fold_models"] = rep.CV.Models
+		out["in_sample_model"] = rep.CV.All
+	}
+	return out
+}
+
+// WriteText writes the report for people; perCase adds one row per case.
+func (rep *Report) WriteText(w io.Writer, perCase bool) error {
+	if err := rep.writeTable(w); err != nil {
+		return err
+	}
+	if o := rep.Options; o.Folds > 0 {
+		var replies, floors []string
+		for _, m := range rep.CV.Models {
+			replies = append(replies, fmt.Sprintf("%.3f", m.Reply))
+			floors = append(floors, fmt.Sprintf("%.3f", m.QueueFloor))
+		}
+		fmt.Fprintf(w, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
+			o.Fit.TargetWrong, o.Fit.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), rep.CV.All.Reply, rep.CV.All.QueueFloor, rep.Shipped.Reply)
+		fmt.Fprintln(w, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
+	}
+	if d := rep.Drafts; d.N > 0 {
+		fmt.Fprintf(w, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", d.N, d.Median, d.Longest, d.NotInert)
+	}
+	fmt.Fprintln(w, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
+	for _, b := range rep.Reliability {
+		fmt.Fprintf(w, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
+	}
+	fmt.Fprintf(w, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points\n", bench.CalibrationGap(rep.Reliability))
+	if !perCase {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
+	for _, c := range rep.Columns[0].Report.Cases {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
+	}
+	return tw.Flush()
+}
+
+// writeTable prints the figures of each column beside the baseline.
+func (rep *Report) writeTable(w io.Writer) error {
+	cols, bl := rep.Columns, rep.Baseline
+	h := cols[0].Report
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%d cases\t", rep.N)
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%s\t", c.Name)
+	}
+	fmt.Fprintf(tw, "baseline (BM25)\t\n")
+	row := func(name string, get func(bench.Report) float64) {
+		fmt.Fprintf(tw, "%s\t", name)
+		for _, c := range cols {
+			fmt.Fprintf(tw, "%.1f\t", get(c.Report))
+		}
+		fmt.Fprintf(tw, "%.1f\t\n", get(bl))
+	}
+	row(fmt.Sprintf("strict hit@1 %% (n=%d)", h.StrictN), func(r bench.Report) float64 { return r.StrictHit1 })
+	row("strict hit@3 %", func(r bench.Report) float64 { return r.StrictHit3 })
+	row("strict MRR %", func(r bench.Report) float64 { return r.StrictMRR })
+	row(fmt.Sprintf("lenient hit@3 %% (n=%d)", h.LenientN), func(r bench.Report) float64 { return r.LenientHit3 })
+	row("abstain cases silent %", func(r bench.Report) float64 { return r.AbstainSilentPct })
+	row("not-support ignored %", func(r bench.Report) float64 { return r.NotSupportIgnoredPct })
+	row("support cases silent %", func(r bench.Report) float64 { return r.SupportSilentPct })
+	fmt.Fprintf(tw, "wrong-post %%\t")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%.1f (%d/%d)\t", c.Report.WrongPostPct, c.Report.WrongPosts, c.Report.Replies)
+	}
+	fmt.Fprintf(tw, "%.1f (%d/%d)\t\n", bl.WrongPostPct, bl.WrongPosts, bl.Replies)
+	fmt.Fprintf(tw, "extraction %%\t")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%.1f\t", c.Report.ExtractPct)
+	}
+	fmt.Fprintf(tw, "-\t\n")
+	fields := make([]string, 0, len(h.Fields))
+	for k := range h.Fields {
+		fields = append(fields, k)
+	}
+	slices.Sort(fields)
+	for _, k := range fields {
+		fmt.Fprintf(tw, "  %s\t", k)
+		for _, c := range cols {
+			fs := c.Report.Fields[k]
+			fmt.Fprintf(tw, "%.1f (%d/%d, %d wrong)\t", fs.Pct, fs.Right, fs.Total, fs.Wrong)
+		}
+		fmt.Fprintf(tw, "\t\n")
+	}
+	return tw.Flush()
+}

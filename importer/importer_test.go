@@ -1,0 +1,118 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/heraldbot/herald/store"
+)
+
+func openDB(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "kb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadDocsURLs: a page's id and URL are the base joined with its path
+// without the extension, as the site publishes it; files that are not
+// Markdown are skipped.
+func TestReadDocsURLs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "serving", "env_vars.md"), "# Environment variables\n\nSet `--max-model-len` to bound the context.\n")
+	write(t, filepath.Join(dir, "index.md"), "no heading here")
+	write(t, filepath.Join(dir, "logo.png"), "\x89PNG")
+	entries, err := ReadDocs(dir, "https://docs.example.org/en/latest/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range entries {
+		got[e.URL] = e.Title
+	}
+	want := map[string]string{
+		"https://docs.example.org/en/latest/serving/env_vars/": "Environment variables",
+		"https://docs.example.org/en/latest/index/":            "https://docs.example.org/en/latest/index/",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("entries %v, want %v", got, want)
+	}
+	for u, title := range want {
+		if got[u] != title {
+			t.Errorf("%s: title %q, want %q", u, got[u], title)
+		}
+	}
+}
+
+// TestImportSources: every kind of source imports, a second import
+// changes nothing, and a mistake in the call is a typed error.
+func TestImportSources(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t)
+	dir := t.TempDir()
+	issues := filepath.Join(dir, "issues.json")
+	write(t, issues, `[{"number": 7, "title": "Bus error in container", "body": "Fatal Python error: Bus error", "url": "https://github.com/o/r/issues/7", "state": "OPEN", "labels": [{"name": "rocm"}]}]`)
+	docs := filepath.Join(dir, "docs")
+	write(t, filepath.Join(docs, "faq.md"), "# FAQ\n")
+	for _, src := range []string{"builtin:vllm", issues, docs} {
+		first, err := Import(ctx, db, src, Options{DocsBaseURL: "https://docs.example.org"}, nil)
+		if err != nil || first.Inserted == 0 {
+			t.Fatalf("import %s: %v, %v", src, first, err)
+		}
+		again, err := Import(ctx, db, src, Options{DocsBaseURL: "https://docs.example.org"}, nil)
+		if err != nil || again.Inserted != 0 || again.Updated != 0 {
+			t.Errorf("re-import %s: %v, %v; want nothing new", src, again, err)
+		}
+	}
+	if e, err := db.Entry(ctx, "o/r#7"); err != nil || e.Title != "Bus error in container" {
+		t.Errorf("issue entry: %+v, %v", e, err)
+	}
+	if _, err := Import(ctx, db, docs, Options{}, nil); !errors.Is(err, ErrNeedsBaseURL) {
+		t.Errorf("docs folder without a base URL: %v, want ErrNeedsBaseURL", err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	write(t, notes, "hello")
+	if _, err := Import(ctx, db, notes, Options{}, nil); !errors.Is(err, ErrUnknownSource) {
+		t.Errorf("a .txt file: %v, want ErrUnknownSource", err)
+	}
+	if _, err := Import(ctx, db, "builtin:nope", Options{}, nil); err == nil {
+		t.Error("an unknown built-in pack imported")
+	}
+}
+
+// TestOpenKBWithoutAPathHoldsTheBuiltins: the temporary knowledge base
+// holds every embedded pack and is removed on close.
+func TestOpenKBWithoutAPathHoldsTheBuiltins(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, closeDB, err := OpenKB(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.Stats(ctx)
+	closeDB()
+	if err != nil || st.Total == 0 || len(st.Packs) == 0 {
+		t.Errorf("stats %+v, %v; want the embedded packs", st, err)
+	}
+	if _, _, err := OpenKB(ctx, filepath.Join(t.TempDir(), "missing.db")); err == nil {
+		t.Error("a missing knowledge base opened")
+	}
+}
