@@ -118,3 +118,22 @@ func citedIDs(draft string, ans knowledge.Answer) []string {
 	}
 	return ids
 }
+
+// Preview is what `herald answer` prints for an answer: the reply, or why
+// there is none and the draft staff would find in the approval queue.
+func (a *Answerer) Preview(ans knowledge.Answer) string {
+	switch ans.Decision {
+	case knowledge.DecisionReply:
+		return ans.Reply
+	case knowledge.DecisionIgnore:
+		return "<!-- herald: ignore — this does not look like a support question; no reply -->\n"
+	}
+	m := a.Model()
+	draft := a.Draft(ans, m.QueueFloor)
+	if draft == "" {
+		return fmt.Sprintf("<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f and the queue floor %.3f; no reply, no draft -->\n",
+			ans.Confidence, a.Engine.Thresholds.Reply, m.QueueFloor)
+	}
+	return fmt.Sprintf("<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f, so nothing is posted; staff would find this draft in the approval queue -->\n\n%s",
+		ans.Confidence, a.Engine.Thresholds.Reply, draft)
+}

@@ -64,28 +64,6 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
-	return writeMarkdown(stdout, ans, a)
-}
-
-// writeMarkdown prints the reply, or why there is none and the draft staff
-// would find in the approval queue.
-func writeMarkdown(w io.Writer, ans knowledge.Answer, a *bot.Answerer) error {
-	switch ans.Decision {
-	case knowledge.DecisionReply:
-		_, err := io.WriteString(w, ans.Reply)
-		return err
-	case knowledge.DecisionIgnore:
-		_, err := fmt.Fprintln(w, "<!-- herald: ignore — this does not look like a support question; no reply -->")
-		return err
-	}
-	m := a.Model()
-	draft := a.Draft(ans, m.QueueFloor)
-	if draft == "" {
-		_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f and the queue floor %.3f; no reply, no draft -->\n",
-			ans.Confidence, a.Engine.Thresholds.Reply, m.QueueFloor)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "<!-- herald: abstain — confidence %.3f is below the reply threshold %.3f, so nothing is posted; staff would find this draft in the approval queue -->\n\n%s",
-		ans.Confidence, a.Engine.Thresholds.Reply, draft)
+	_, err = io.WriteString(stdout, a.Preview(ans))
 	return err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -127,18 +126,14 @@ func kbShow(ctx context.Context, db *store.DB, pos []string, stdout io.Writer) e
 		return err
 	}
 	o := outs[e.ID]
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		*knowledge.Entry
-		Outcomes struct {
-			Cited, Accepted, Liked, Unhelpful int
-			PriorFactor                       float64 `json:"prior_factor"`
-		} `json:"outcomes"`
-	}{Entry: e, Outcomes: struct {
+	type outcomes struct {
 		Cited, Accepted, Liked, Unhelpful int
 		PriorFactor                       float64 `json:"prior_factor"`
-	}{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
+	}
+	return writeJSON(stdout, struct {
+		*knowledge.Entry
+		Outcomes outcomes `json:"outcomes"`
+	}{e, outcomes{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
 }
 
 // kbSearch prints the entries whose text best matches the words.

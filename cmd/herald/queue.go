@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,11 +11,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/service"
 
 	"github.com/heraldbot/herald/bot/action"
-	"github.com/heraldbot/herald/bot/admin"
 	"github.com/heraldbot/herald/bot/review"
 	"github.com/heraldbot/herald/store"
 )
@@ -138,9 +135,7 @@ func showAction(ctx context.Context, db *store.DB, id int64, stdout io.Writer) e
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
+	return writeJSON(stdout, map[string]any{"id": a.ID, "kind": a.Kind, "key": a.Key, "state": a.State, "confidence": a.Confidence,
 		"mode": a.Mode, "reason": a.Reason, "decided_by": a.DecidedBy, "result": a.Result, "error": a.Error, "payload": a.Payload})
 }
 
@@ -178,24 +173,7 @@ func cmdAdminLink(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	defer db.Close()
-	// The same check as DiscourseConnect: the forum must know the user as
-	// staff or a member of one of admin.groups.
-	client, err := discourse.NewClient(cfg.Discourse.URL, discourse.WithAPIKey(cfg.Discourse.APIKey, cfg.Discourse.Username),
-		discourse.WithTimeout(cfg.Discourse.Timeout.D()))
-	if err != nil {
-		return err
-	}
-	u, err := client.User(ctx, *as)
-	if errors.Is(err, discourse.ErrNotFound) {
-		return fmt.Errorf("admin-link: the forum has no user %q", *as)
-	}
-	if err != nil {
-		return fmt.Errorf("admin-link: look up %q on the forum: %w", *as, err)
-	}
-	if !u.Staff() && !u.InGroup(cfg.Admin.Groups...) {
-		return fmt.Errorf("admin-link: %s is neither staff nor in admin.groups %v on the forum", u.Username, cfg.Admin.Groups)
-	}
-	link, err := admin.NewLoginLink(ctx, db, cfg.AdminBaseURL()+"/admin", u.Username, *ttl)
+	link, err := service.AdminLink(ctx, cfg, db, *as, *ttl)
 	if err != nil {
 		return err
 	}
