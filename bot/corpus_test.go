@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/heraldbot/herald/github"
+	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/knowledge"
 )
 
@@ -21,13 +21,9 @@ func TestSeedPostWithCorpus(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment): %v", path, err)
 	}
-	defer f.Close()
-	entries, _, err := github.ParseIssueList(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.Close()
 	a := newTestAnswerer(t)
-	st, err := a.DB.UpsertEntries(context.Background(), entries, nil)
+	st, err := importer.Import(context.Background(), a.DB, path, importer.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,26 +46,25 @@ func (l *label) UnmarshalJSON(b []byte) error {
 
 var issueURLRE = regexp.MustCompile(`^https://github\.com/([\w.-]+/[\w.-]+)/(?:issues|pull)/(\d+)`)
 
-// ParseIssueList reads the JSON array `gh issue list --json` prints and
-// converts each issue into a knowledge entry with id "owner/repo#N", the
-// repository taken from its URL. Issues without a usable URL or title are
-// skipped and counted.
-func ParseIssueList(r io.Reader) (entries []knowledge.Entry, skipped int, err error) {
-	var issues []listedIssue
-	if err := json.NewDecoder(r).Decode(&issues); err != nil {
+// ParseIssueList reads the JSON array `gh issue list --json` prints into
+// issues, each with the repository taken from its URL. Issues without a
+// usable URL or title are skipped and counted.
+func ParseIssueList(r io.Reader) (issues []knowledge.Issue, skipped int, err error) {
+	var listed []listedIssue
+	if err := json.NewDecoder(r).Decode(&listed); err != nil {
 		return nil, 0, fmt.Errorf("github: parse issue list: %w", err)
 	}
-	for _, is := range issues {
+	for _, is := range listed {
 		m := issueURLRE.FindStringSubmatch(is.URL)
 		if m == nil || strings.TrimSpace(is.Title) == "" {
 			skipped++
 			continue
 		}
-		ki := knowledge.Issue{Number: is.Number, Title: is.Title, Body: is.Body, URL: is.URL, State: is.State, UpdatedAt: is.UpdatedAt}
+		ki := knowledge.Issue{Repo: m[1], Number: is.Number, Title: is.Title, Body: is.Body, URL: is.URL, State: is.State, UpdatedAt: is.UpdatedAt}
 		for _, l := range is.Labels {
 			ki.Labels = append(ki.Labels, string(l))
 		}
-		entries = append(entries, knowledge.IssueEntry(m[1], ki))
+		issues = append(issues, ki)
 	}
-	return entries, skipped, nil
+	return issues, skipped, nil
 }

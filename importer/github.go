@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/heraldbot/herald/github"
-	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -40,13 +39,10 @@ func ImportGitHub(ctx context.Context, db *store.DB, c *github.Client, src GitHu
 	if res.NotModified {
 		return src.Repo + ": not modified since the last import", nil
 	}
-	entries := make([]knowledge.Entry, 0, len(res.Issues))
-	for _, is := range res.Issues {
-		if strings.TrimSpace(is.Title) != "" {
-			entries = append(entries, knowledge.IssueEntry(src.Repo, is))
-		}
+	for i := range res.Issues {
+		res.Issues[i].Repo = src.Repo
 	}
-	st, err := db.UpsertEntries(ctx, entries, nil)
+	st, err := importIssues(ctx, db, res.Issues, nil)
 	if err != nil {
 		return "", err
 	}

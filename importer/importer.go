@@ -74,17 +74,33 @@ func Import(ctx context.Context, db *store.DB, src string, opts Options, progres
 	}
 	defer f.Close()
 	if ext == ".json" {
-		entries, _, err := github.ParseIssueList(f)
+		issues, _, err := github.ParseIssueList(f)
 		if err != nil {
 			return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
 		}
-		return db.UpsertEntries(ctx, entries, progress)
+		return importIssues(ctx, db, issues, progress)
 	}
 	p, err := knowledge.ParsePack(f)
 	if err != nil {
 		return store.ImportStats{}, fmt.Errorf("import %s: %w", src, err)
 	}
 	return ImportPack(ctx, db, p, progress)
+}
+
+// importIssues stores issues as entries, their labels read with the
+// vocabulary of the packs imported so far (import packs first).
+func importIssues(ctx context.Context, db *store.DB, issues []knowledge.Issue, progress Progress) (store.ImportStats, error) {
+	schema, err := db.Schema(ctx)
+	if err != nil {
+		return store.ImportStats{}, err
+	}
+	entries := make([]knowledge.Entry, 0, len(issues))
+	for _, is := range issues {
+		if strings.TrimSpace(is.Title) != "" {
+			entries = append(entries, knowledge.IssueEntry(is, &schema.Vocabulary))
+		}
+	}
+	return db.UpsertEntries(ctx, entries, progress)
 }
 
 // ImportPack stores a pack's schema and its entries.

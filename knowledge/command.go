@@ -57,6 +57,29 @@ type Vocabulary struct {
 	// ModelFamilies are words a model's name starts with (llama, qwen),
 	// for recognising model names written without an organisation.
 	ModelFamilies []string `yaml:"model_families" json:"model_families,omitempty"`
+	// Package is the package the pack is about: the one whose version
+	// entries' affected ranges, fixes and advice conditions ("{vllm
+	// <0.9}") speak of.
+	Package MainPackage `yaml:"main_package" json:"main_package,omitzero"`
+	// LabelPlatforms maps a platform to the issue-tracker labels that say
+	// an imported issue is about it (rocm: [rocm, amd]).
+	LabelPlatforms map[string][]string `yaml:"label_platforms" json:"label_platforms,omitempty"`
+}
+
+// MainPackage names the package a pack is about.
+type MainPackage struct {
+	// Name is how versions and advice conditions spell it (vllm).
+	Name string `yaml:"name" json:"name"`
+	// Display is how replies write it (vLLM); empty means Name.
+	Display string `yaml:"display" json:"display,omitempty"`
+}
+
+// String is the name replies write.
+func (p MainPackage) String() string {
+	if p.Display != "" {
+		return p.Display
+	}
+	return p.Name
 }
 
 // Prepare compiles what the schema matches with; call it once after

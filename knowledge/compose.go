@@ -127,8 +127,8 @@ func diagnosis(f *Facts, cited []Match) string {
 	}
 	b.WriteString(subject)
 	var env []string
-	if v := f.Versions["vllm"]; v != "" {
-		env = append(env, "vLLM "+code(v))
+	if v := f.Versions[f.Package.Name]; f.Package.Name != "" && v != "" {
+		env = append(env, f.Package.String()+" "+code(v))
 	}
 	if f.Platform != "" {
 		env = append(env, platformName(f.Platform))
@@ -320,36 +320,41 @@ func splitAdviceCondition(a string) (cond, text string) {
 }
 
 // upgradeRE finds the release an upgrade advice names: "Upgrade to vLLM
-// 0.29.0", "use 0.8.5 or newer".
-var upgradeRE = regexp.MustCompile(`(?i)\b(?:upgrade to|update to|use|install)\s+(?:vllm\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|\bv?(\d+\.\d+(?:\.\d+)?)\s+or\s+(?:newer|later)\b`)
+// 0.29.0", "use 0.8.5 or newer"; the word before the version, if any,
+// must be the main package's name.
+var upgradeRE = regexp.MustCompile(`(?i)\b(?:upgrade to|update to|use|install)\s+(?:([a-z][\w.-]*)\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|\bv?(\d+\.\d+(?:\.\d+)?)\s+or\s+(?:newer|later)\b`)
 
 // adviceApplies reports whether advice fits the post: its condition holds
-// (a version range of vLLM, a platform; a fact the post does not state
+// (a version range of the main package, a platform; a fact the post does not state
 // satisfies any condition), and it does not tell the poster to upgrade to
 // a release they already run.
 func adviceApplies(f *Facts, cond, text string) bool {
-	var ver *Version
-	if v, err := ParseVersion(f.Versions["vllm"]); err == nil && f.Versions["vllm"] != "" {
-		ver = &v
-	}
+	ver := f.packageVersion()
 	for _, part := range strings.Split(cond, ";") {
 		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
 		val = strings.TrimSpace(val)
-		switch key {
-		case "vllm":
+		switch {
+		case key == f.Package.Name && key != "":
 			if r, err := ParseRange(val); err == nil && ver != nil && !r.Contains(*ver) {
 				return false
 			}
-		case "platform":
+		case key == "platform":
 			if f.Platform != "" && !contains(strings.Split(strings.ReplaceAll(val, " ", ""), ","), f.Platform) {
 				return false
 			}
 		}
 	}
-	if m := upgradeRE.FindStringSubmatch(text); m != nil && ver != nil {
-		if to, err := ParseVersion(m[1] + m[2]); err == nil && ver.Compare(to) >= 0 {
+	if ver == nil {
+		return true
+	}
+	for _, m := range upgradeRE.FindAllStringSubmatch(text, 8) {
+		if m[1] != "" && !strings.EqualFold(m[1], f.Package.Name) {
+			continue // another package's release
+		}
+		if to, err := ParseVersion(m[2] + m[3]); err == nil && ver.Compare(to) >= 0 {
 			return false
 		}
+		break
 	}
 	return true
 }

@@ -11,6 +11,9 @@ import (
 func Extract(p Post, s *Schema) (Facts, error) {
 	doc, truncated := readPost(p)
 	f := Facts{}
+	if s != nil {
+		f.Package = s.Vocabulary.Package
+	}
 	f.Commands, f.MentionedFlags = extractCommands(doc, s)
 	f.Errors = extractErrors(doc, s)
 	f.Versions = extractVersions(doc, f.Commands, s)

@@ -31,6 +31,23 @@ type Facts struct {
 	Intent string `json:"intent,omitempty"`
 	// Truncated reports that the post exceeded MaxPostBytes.
 	Truncated bool `json:"truncated,omitempty"`
+	// Package is the schema's main package, whose version in Versions
+	// ranking and advice compare with entries' ranges.
+	Package MainPackage `json:"package,omitzero"`
+}
+
+// packageVersion is the post's version of the main package, if it states
+// one that parses.
+func (f *Facts) packageVersion() *Version {
+	s := f.Versions[f.Package.Name]
+	if f.Package.Name == "" || s == "" {
+		return nil
+	}
+	v, err := ParseVersion(s)
+	if err != nil {
+		return nil
+	}
+	return &v
 }
 
 // Command is one parsed command line.

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 // format (the github package reads `gh issue list --json` and the REST
 // API into it).
 type Issue struct {
+	// Repo is the repository, "owner/name".
+	Repo      string
 	Number    int
 	Title     string
 	Body      string
@@ -23,12 +26,13 @@ type Issue struct {
 // maxIssueBody bounds how much of an issue body is kept for search.
 const maxIssueBody = 8 << 10
 
-// IssueEntry converts one GitHub issue of repo ("owner/name") to an Entry.
-// Structured fields are read off the title and the machine text in the
-// body: the flags it uses, its error signatures and platform labels.
-func IssueEntry(repo string, is Issue) Entry {
+// IssueEntry converts one issue to an Entry. Structured fields are read
+// off the title and the machine text in the body (the flags it uses and
+// its error signatures) and off its labels, which name a platform as the
+// vocabulary's LabelPlatforms say (v may be nil).
+func IssueEntry(is Issue, v *Vocabulary) Entry {
 	e := Entry{
-		ID:        repo + "#" + strconv.Itoa(is.Number),
+		ID:        is.Repo + "#" + strconv.Itoa(is.Number),
 		Kind:      KindIssue,
 		URL:       is.URL,
 		Title:     strings.TrimSpace(is.Title),
@@ -44,15 +48,8 @@ func IssueEntry(repo string, is Issue) Entry {
 	e.Body = body
 	for _, l := range is.Labels {
 		e.Tags = append(e.Tags, l)
-		switch strings.ToLower(l) {
-		case "rocm", "amd":
-			e.Platforms = appendUnique(e.Platforms, "rocm")
-		case "cpu":
-			e.Platforms = appendUnique(e.Platforms, "cpu")
-		case "tpu":
-			e.Platforms = appendUnique(e.Platforms, "tpu")
-		case "intel-gpu", "xpu":
-			e.Platforms = appendUnique(e.Platforms, "xpu")
+		if v != nil {
+			e.Platforms = appendUnique(e.Platforms, v.labelPlatforms(l)...)
 		}
 	}
 	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
@@ -66,6 +63,22 @@ func IssueEntry(repo string, is Issue) Entry {
 		e.Flags = appendUnique(e.Flags, normFlag(f))
 	}
 	return e
+}
+
+// labelPlatforms returns the platforms an issue label names, in a fixed
+// order.
+func (v *Vocabulary) labelPlatforms(label string) []string {
+	var out []string
+	for plat, labels := range v.LabelPlatforms {
+		for _, l := range labels {
+			if strings.EqualFold(l, label) {
+				out = append(out, plat)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 var flagMentionRE = regexp.MustCompile(`--[a-z][a-z0-9_-]{2,40}`)

@@ -210,6 +210,15 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 			}
 			v.Hardware[plat] = appendUnique(v.Hardware[plat], words...)
 		}
+		for plat, labels := range o.Vocabulary.LabelPlatforms {
+			if v.LabelPlatforms == nil {
+				v.LabelPlatforms = map[string][]string{}
+			}
+			v.LabelPlatforms[plat] = appendUnique(v.LabelPlatforms[plat], labels...)
+		}
+		if v.Package.Name == "" {
+			v.Package = o.Vocabulary.Package
+		}
 	}
 	return s.Prepare()
 }

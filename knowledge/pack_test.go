@@ -98,13 +98,22 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 // IssueEntry reads an issue's structured fields off its title, body and
 // labels.
 func TestIssueEntry(t *testing.T) {
-	e := IssueEntry("vllm-project/vllm", Issue{Number: 9367, Title: "[Bug]: --cpu-offload-gb flag not honored",
+	pack, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := IssueEntry(Issue{Repo: "vllm-project/vllm", Number: 9367, Title: "[Bug]: --cpu-offload-gb flag not honored",
 		Body: "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\nvllm serve m --cpu-offload-gb 10",
-		URL:  "https://github.com/vllm-project/vllm/issues/9367", State: "CLOSED", Labels: []string{"bug", "rocm"}})
+		URL:  "https://github.com/vllm-project/vllm/issues/9367", State: "CLOSED", Labels: []string{"bug", "rocm"}}, &pack.Vocabulary)
 	if e.ID != "vllm-project/vllm#9367" || e.State != "closed" || e.Curated() {
 		t.Errorf("entry = %+v", e)
 	}
 	if !contains(e.Flags, "--cpu-offload-gb") || !contains(e.Platforms, "rocm") || len(e.Symptoms) == 0 {
 		t.Errorf("structured fields not read: flags %v platforms %v symptoms %v", e.Flags, e.Platforms, e.Symptoms)
+	}
+	// Without a vocabulary a label is only a tag: which labels name a
+	// platform is the pack's to say.
+	if e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: "t", Labels: []string{"rocm"}}, nil); len(e.Platforms) != 0 || !contains(e.Tags, "rocm") {
+		t.Errorf("without a vocabulary: platforms %v tags %v", e.Platforms, e.Tags)
 	}
 }

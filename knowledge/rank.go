@@ -99,17 +99,12 @@ func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model
 		maxText = math.Max(maxText, c.TextScore)
 	}
 	pt := newPostTokens(postText)
-	var vllmVer *Version
-	if s := f.Versions["vllm"]; s != "" {
-		if v, err := ParseVersion(s); err == nil {
-			vllmVer = &v
-		}
-	}
+	pkgVer := f.packageVersion()
 	sigs := postSignatures(f)
 	out := make([]Match, 0, len(cands))
 	flagsHit := make([][]string, 0, len(cands))
 	for _, c := range cands {
-		m, hit := scoreEntry(memo, f, pt, sigs, vllmVer, c, maxText)
+		m, hit := scoreEntry(memo, f, pt, sigs, pkgVer, c, maxText)
 		out = append(out, m)
 		flagsHit = append(flagsHit, hit)
 	}
@@ -292,9 +287,9 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 		if e.Affected != "" {
 			if r, err := ParseRange(e.Affected); err == nil && !r.Empty() {
 				if r.Contains(*ver) {
-					add(fVersionIn, 1, fmt.Sprintf("vLLM %s is in the affected range %s", ver, e.Affected))
+					add(fVersionIn, 1, fmt.Sprintf("%s %s is in the affected range %s", f.Package, ver, e.Affected))
 				} else {
-					add(fVersionOut, 1, fmt.Sprintf("vLLM %s is outside the affected range %s", ver, e.Affected))
+					add(fVersionOut, 1, fmt.Sprintf("%s %s is outside the affected range %s", f.Package, ver, e.Affected))
 				}
 			}
 		}
