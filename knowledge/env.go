@@ -494,6 +494,21 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		}
 		out = append(out, m)
 	}
+	commandModels(cmds, s, add)
+	text := doc.scanText()
+	codeModels(text, s, add)
+	orgNameModels(text, s, add)
+	bareModels(doc, s, add)
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
+}
+
+// commandModels adds the models command lines name: a program's model
+// flag or first argument, and other tools' (lmdeploy, scripts) model
+// flags or local model directories.
+func commandModels(cmds []Command, s *Schema, add func(string)) {
 	for _, c := range cmds {
 		p := s.program(c.Program)
 		if p == nil {
@@ -527,7 +542,11 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			}
 		}
 	}
-	text := doc.scanText()
+}
+
+// codeModels adds the models code, logs and request bodies name in
+// known places.
+func codeModels(text string, s *Schema, add func(string)) {
 	// Engine-argument dumps and Python calls: model='...', pretrained=x.
 	for _, m := range modelKwargRE.FindAllStringSubmatch(text, 4) {
 		v := m[1] + m[2]
@@ -569,6 +588,11 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			add(id)
 		}
 	}
+}
+
+// orgNameModels adds org/name ids anywhere in the text that are shaped
+// like models and are not paths, URLs, container images or files.
+func orgNameModels(text string, s *Schema, add func(string)) {
 	for _, m := range modelRE.FindAllStringSubmatchIndex(text, 64) {
 		org, name := text[m[2]:m[3]], text[m[4]:m[5]]
 		end := m[5]
@@ -589,6 +613,11 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		}
 		add(org + "/" + name)
 	}
+}
+
+// bareModels adds model names without an organisation written in
+// sentences and titles.
+func bareModels(doc *document, s *Schema, add func(string)) {
 	// Bare names in sentences and titles: "The model is Qwen2.5-14B-Instruct".
 	// Error messages name model types ("model type `qwen2_5_vl`"), not
 	// the poster's model.
@@ -613,10 +642,6 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 			}
 		}
 	}
-	if len(out) > 8 {
-		out = out[:8]
-	}
-	return out
 }
 
 var (

@@ -48,15 +48,41 @@ var genericWrappers = []string{
 // telling error comes first: the final exception of a traceback, unless it
 // is a generic wrapper, in which case its root cause is promoted.
 func extractErrors(doc *document, s *Schema) []ErrorInfo {
-	lines := doc.lines()
-	title := stripTitleTemplate(doc.title)
+	lines, title := errorLines(doc)
+	set := &errorSet{seen: map[string]int{}}
+	set.scanLines(lines)
+	// A title that names a class without a colon: "NotImplementedError
+	// from the OpenAI-compatible server".
+	if m := titleClassRE.FindStringSubmatch(title); m != nil && len(set.out) == 0 {
+		set.add(ErrorInfo{Type: m[1]})
+	}
+	// Error bodies of HTTP APIs, as JSON or as a printed Python dict:
+	// {'message': '...', 'type': 'BadRequestError', ...}.
+	for _, e := range bodyErrors(doc.title + "\n" + doc.scanText()) {
+		set.add(e)
+	}
+	// Messages printed without their class ("ERROR ... Bfloat16 is only
+	// supported on GPUs with compute capability of at least 8.0"): the
+	// class is inferred from a pack's known error templates.
+	for _, e := range inferErrors(lines, set.out, s) {
+		set.add(e)
+	}
+	for i := range set.out {
+		set.out[i].Kind = errorKind(set.out[i])
+	}
+	return prioritise(set.out)
+}
+
+// errorLines are the lines errors are looked for in: the post's, the
+// title without its template prefix (titles are often the error itself:
+// "[Bug]: ValueError: LoRA rank 32 ..."), code spans, and errors quoted
+// inside sentences ("it keeps giving me `RuntimeError: ...`").
+func errorLines(doc *document) (lines []string, title string) {
+	lines = doc.lines()
+	title = stripTitleTemplate(doc.title)
 	if title != "" {
-		// Titles are often the error itself: "ValueError: LoRA rank 32 ...",
-		// also behind an issue template's "[Bug]: ".
 		lines = append(lines, title)
 	}
-	// An error quoted inside a sentence, in a code span or quotes: "it
-	// keeps giving me `RuntimeError: ...`".
 	for _, span := range doc.inline {
 		lines = append(lines, strings.Split(span, "\n")...)
 	}
@@ -65,28 +91,39 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 			lines = append(lines, m[1])
 		}
 	}
-	var out []ErrorInfo
-	seen := map[string]int{}
-	var frames []string
-	var causes []string
-	inTraceback := false
-	add := func(e ErrorInfo) {
-		e.Message = strings.TrimSpace(e.Message)
-		if len(e.Message) > 500 {
-			e.Message = e.Message[:500]
-		}
-		e.Signature = Signature(e.Type, e.Message)
-		e.Numbers = errorNumbers(e.Message)
-		if i, ok := seen[e.Signature]; ok {
-			// The same error printed by several workers: keep the richest.
-			if len(e.Packages) > len(out[i].Packages) {
-				out[i].Packages = e.Packages
-			}
-			return
-		}
-		seen[e.Signature] = len(out)
-		out = append(out, e)
+	return lines, title
+}
+
+// errorSet collects errors once each by signature.
+type errorSet struct {
+	out  []ErrorInfo
+	seen map[string]int
+}
+
+func (set *errorSet) add(e ErrorInfo) {
+	e.Message = strings.TrimSpace(e.Message)
+	if len(e.Message) > 500 {
+		e.Message = e.Message[:500]
 	}
+	e.Signature = Signature(e.Type, e.Message)
+	e.Numbers = errorNumbers(e.Message)
+	if i, ok := set.seen[e.Signature]; ok {
+		// The same error printed by several workers: keep the richest.
+		if len(e.Packages) > len(set.out[i].Packages) {
+			set.out[i].Packages = e.Packages
+		}
+		return
+	}
+	set.seen[e.Signature] = len(set.out)
+	set.out = append(set.out, e)
+}
+
+// scanLines reads Python tracebacks (with the packages of their frames
+// and the chain of causes), exceptions named inside sentences, and the
+// one-line errors of lineErrors.
+func (set *errorSet) scanLines(lines []string) {
+	var frames, causes []string
+	inTraceback := false
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
 		if len(raw) > 4096 {
@@ -94,15 +131,16 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 		}
 		l := strings.TrimRight(logPrefixRE.ReplaceAllString(raw, ""), " \t")
 		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
 		}
 		switch {
+		case t == "" || causeMarkerRE.MatchString(t):
+			continue
 		case strings.HasPrefix(t, "Traceback (most recent call last)"):
 			inTraceback = true
 			frames = frames[:0]
-			continue
-		case causeMarkerRE.MatchString(t):
 			continue
 		}
 		if m := frameRE.FindStringSubmatch(l); m != nil {
@@ -112,17 +150,14 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 			continue
 		}
 		if m := pyExcRE.FindStringSubmatch(t); m != nil && !strings.HasPrefix(l, " ") {
-			msg := m[2]
-			// A message may continue on following lines until a blank
-			// line or a new log record; keep one more line for context.
-			e := ErrorInfo{Type: m[1], Message: msg}
+			e := ErrorInfo{Type: m[1], Message: m[2]}
 			if inTraceback {
 				e.Packages = append([]string(nil), frames...)
 				e.Causes = append([]string(nil), causes...)
 				causes = append(causes, m[1])
 				inTraceback = false
 			}
-			add(e)
+			set.add(e)
 			continue
 		}
 		// An exception named inside a sentence or after a label: "the
@@ -131,83 +166,55 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 		// line takes its message from the next one ("gives ValueError:").
 		if m := embeddedExcRE.FindStringSubmatch(t); m != nil {
 			msg := strings.TrimRight(m[2], "`'\" ")
-			if msg == "" && i+1 < len(lines) {
-				msg = strings.TrimSpace(logPrefixRE.ReplaceAllString(lines[i+1], ""))
+			if msg == "" {
+				msg = strings.TrimSpace(logPrefixRE.ReplaceAllString(next, ""))
 			}
-			add(ErrorInfo{Type: m[1], Message: msg})
+			set.add(ErrorInfo{Type: m[1], Message: msg})
 			continue
 		}
-		if m := goPanicRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "panic", Message: m[1]})
-			continue
-		}
-		if m := rustPanicRE.FindStringSubmatch(t); m != nil {
-			msg := m[2]
-			if msg == "" && i+1 < len(lines) {
-				msg = strings.TrimSpace(lines[i+1])
+		for _, le := range lineErrors {
+			if m := le.re.FindStringSubmatch(t); m != nil {
+				set.add(le.read(m, next))
+				break
 			}
-			add(ErrorInfo{Type: "rust-panic", Message: msg})
-			continue
-		}
-		if m := cppThrowRE.FindStringSubmatch(t); m != nil {
-			msg := ""
-			if i+1 < len(lines) {
-				if w := cppWhatRE.FindStringSubmatch(lines[i+1]); w != nil {
-					msg = w[1]
-				}
-			}
-			add(ErrorInfo{Type: m[1], Message: msg})
-			continue
-		}
-		if m := notFoundRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "command-not-found", Message: m[1] + m[2]})
-			continue
-		}
-		if m := fatalPyRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "fatal-python-error", Message: m[1]})
-			continue
-		}
-		if m := signalRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])})
-			continue
-		}
-		if m := watchdogRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "nccl-timeout", Message: m[1]})
-			continue
-		}
-		if m := ncclErrRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])})
-			continue
-		}
-		if m := hipErrRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "hip-error", Message: m[2]})
-			continue
-		}
-		if m := cudaErrRE.FindStringSubmatch(t); m != nil {
-			add(ErrorInfo{Type: "cuda-error", Message: m[2]})
-			continue
 		}
 	}
-	// A title that names a class without a colon: "NotImplementedError
-	// from the OpenAI-compatible server".
-	if m := titleClassRE.FindStringSubmatch(title); m != nil && len(out) == 0 {
-		add(ErrorInfo{Type: m[1]})
-	}
-	// Error bodies of HTTP APIs, as JSON or as a printed Python dict:
-	// {'message': '...', 'type': 'BadRequestError', ...}.
-	for _, e := range bodyErrors(doc.title + "\n" + doc.scanText()) {
-		add(e)
-	}
-	// Messages printed without their class ("ERROR ... Bfloat16 is only
-	// supported on GPUs with compute capability of at least 8.0"): the
-	// class is inferred from a pack's known error templates.
-	for _, e := range inferErrors(lines, out, s) {
-		add(e)
-	}
-	for i := range out {
-		out[i].Kind = errorKind(out[i])
-	}
-	return prioritise(out)
+}
+
+// lineErrors are errors other runtimes and libraries print on one line
+// (and at most the next), tried in order.
+var lineErrors = []struct {
+	re   *regexp.Regexp
+	read func(m []string, next string) ErrorInfo
+}{
+	{goPanicRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "panic", Message: m[1]} }},
+	{rustPanicRE, func(m []string, next string) ErrorInfo {
+		msg := m[2]
+		if msg == "" {
+			msg = strings.TrimSpace(next)
+		}
+		return ErrorInfo{Type: "rust-panic", Message: msg}
+	}},
+	{cppThrowRE, func(m []string, next string) ErrorInfo {
+		msg := ""
+		if w := cppWhatRE.FindStringSubmatch(next); w != nil {
+			msg = w[1]
+		}
+		return ErrorInfo{Type: m[1], Message: msg}
+	}},
+	{notFoundRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "command-not-found", Message: m[1] + m[2]}
+	}},
+	{fatalPyRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "fatal-python-error", Message: m[1]} }},
+	{signalRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])}
+	}},
+	{watchdogRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "nccl-timeout", Message: m[1]} }},
+	{ncclErrRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])}
+	}},
+	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
+	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
 }
 
 // titleClassRE finds an exception class named as a word of a title.

@@ -98,13 +98,11 @@ func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model
 	for _, c := range cands {
 		maxText = math.Max(maxText, c.TextScore)
 	}
-	pt := newPostTokens(postText)
-	pkgVer := f.packageVersion()
-	sigs := postSignatures(f)
+	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(), maxText: maxText}
 	out := make([]Match, 0, len(cands))
 	flagsHit := make([][]string, 0, len(cands))
 	for _, c := range cands {
-		m, hit := scoreEntry(memo, f, pt, sigs, pkgVer, c, maxText)
+		m, hit := sc.scoreEntry(c)
 		out = append(out, m)
 		flagsHit = append(flagsHit, hit)
 	}
@@ -160,66 +158,99 @@ func postSignatures(f *Facts) []postSig {
 	return out
 }
 
+// scorer measures the evidence for the candidates of one post.
+type scorer struct {
+	memo *symptomMemo
+	f    *Facts
+	pt   postTokens
+	sigs []postSig
+	// ver is the post's version of the main package, or nil.
+	ver     *Version
+	maxText float64
+}
+
+// evidence collects one match's evidence, scaled by the entry's prior
+// except for the features that count against it.
+type evidence struct {
+	m     *Match
+	prior float64
+}
+
+func (ev evidence) add(key string, x float64, reason string) {
+	if !negativeFeatures[key] {
+		x *= ev.prior
+	}
+	ev.m.Evidence[key] += x
+	if reason != "" {
+		ev.m.Reasons = append(ev.m.Reasons, reason)
+	}
+}
+
 // scoreEntry measures the evidence for one candidate; it also returns the
 // names of the entry's flags the post sets or mentions.
-func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver *Version, c Candidate, maxText float64) (Match, []string) {
-	e := c.Entry
-	m := Match{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
+func (s *scorer) scoreEntry(c Candidate) (Match, []string) {
+	e := &c.Entry
+	m := Match{Entry: c.Entry, ID: e.ID, URL: e.URL, Title: e.Title, Evidence: map[string]float64{}}
 	prior := e.Prior
 	if prior <= 0 {
 		prior = 1
 	}
-	add := func(key string, x float64, reason string) {
-		if !negativeFeatures[key] {
-			x *= prior
-		}
-		m.Evidence[key] += x
-		if reason != "" {
-			m.Reasons = append(m.Reasons, reason)
-		}
-	}
+	ev := evidence{&m, prior}
+	s.textEvidence(ev, c)
+	s.errorEvidence(ev, e)
+	flagsHit := s.flagEvidence(ev, e)
+	s.platformEvidence(ev, e)
+	s.versionEvidence(ev, e)
+	s.topicEvidence(ev, e)
+	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
+		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
+	return m, flagsHit
+}
 
-	// Text relevance.
-	if maxText > 0 && c.TextScore > 0 {
-		rel := c.TextScore / maxText
+// textEvidence weighs word overlap, the entry's title in the post's words,
+// and what kind of entry it is.
+func (s *scorer) textEvidence(ev evidence, c Candidate) {
+	e := c.Entry
+	if s.maxText > 0 && c.TextScore > 0 {
+		rel := c.TextScore / s.maxText
 		reason := ""
 		if rel >= 0.6 {
 			reason = "words of the post match this entry"
 		}
-		add(fText, rel, reason)
+		ev.add(fText, rel, reason)
 	}
-
-	// The entry's title in the post's words, and what kind of entry it is.
-	if cov, n := pt.coverage(memo.titleTokens(e.Title)); n >= 3 {
-		add(fTitle, cov, "")
+	if cov, n := s.pt.coverage(s.memo.titleTokens(e.Title)); n >= 3 {
+		ev.add(fTitle, cov, "")
 	}
 	if e.Curated() {
-		add(fCurated, 1, "")
+		ev.add(fCurated, 1, "")
 	}
 	if e.Kind == KindDocs {
-		add(fDocs, 1, "")
+		ev.add(fDocs, 1, "")
 	}
+}
 
-	// Error signatures and classes.
+// errorEvidence weighs the entry's symptoms against the post's errors:
+// the best signature match, else the same exception class, and described
+// symptoms whose words the post uses.
+func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 	bestSim, bestSym, classHit := 0.0, "", ""
 	for _, sym := range e.Symptoms {
-		info := memo.get(sym)
-		symClass := info.class
-		if symClass == "" {
+		info := s.memo.get(sym)
+		if info.class == "" {
 			// A described symptom: count it when most of its words appear
 			// in the post.
-			if cov, n := pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && m.Evidence[fSymptom] == 0 {
-				add(fSymptom, cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
+			if cov, n := s.pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && ev.m.Evidence[fSymptom] == 0 {
+				ev.add(fSymptom, cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
 			}
 			continue
 		}
-		symTokens := info.tokens
-		for _, ps := range sigs {
-			sameClass := symClass != "" && sameException(symClass, ps.class)
+		for _, ps := range s.sigs {
+			sameClass := sameException(info.class, ps.class)
 			if sameClass && !genericClasses[lastDotted(ps.class)] && classHit == "" {
 				classHit = ps.class
 			}
-			sim := containment(symTokens, ps.tokens)
+			sim := containment(info.tokens, ps.tokens)
 			switch {
 			case sameClass:
 			case sim >= 0.8:
@@ -233,104 +264,113 @@ func scoreEntry(memo *symptomMemo, f *Facts, pt postTokens, sigs []postSig, ver 
 				bestSim, bestSym = sim, sym
 			}
 		}
-
 	}
 	if bestSim >= signatureMin {
-		add(fSignature, bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(strings.ReplaceAll(bestSym, "<N>", "N"), 90), bestSim*100))
+		ev.add(fSignature, bestSim, fmt.Sprintf("error matches %q (%.0f%%)", truncate(strings.ReplaceAll(bestSym, "<N>", "N"), 90), bestSim*100))
 	}
 	if classHit != "" && bestSim < signatureMin {
-		add(fClass, 1, "same exception "+classHit)
+		ev.add(fClass, 1, "same exception "+classHit)
 	}
+}
 
-	// Flags and environment variables. A flag says less when the post
-	// fails with an error this entry does not describe: then the flag is
-	// merely present, not the cause.
+// flagEvidence weighs the entry's flags and environment variables the
+// post sets or names, and returns them. A flag says less when the post
+// fails with an error this entry does not describe: then the flag is
+// merely present, not the cause.
+func (s *scorer) flagEvidence(ev evidence, e *Entry) []string {
+	m := ev.m
 	errorMatched := m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fSymptom] > 0
 	flagScale := 1.0
 	if len(e.Flags) > 6 {
 		flagScale = 0.6 // a broad page lists many flags; each says less
 	}
-	if len(sigs) > 0 && len(e.Symptoms) > 0 && !errorMatched {
+	if len(s.sigs) > 0 && len(e.Symptoms) > 0 && !errorMatched {
 		flagScale *= 0.4
 	}
-	hits := 0
 	var flagsHit []string
 	for _, fl := range e.Flags {
-		if hits == maxFlagHits {
+		if len(flagsHit) == maxFlagHits {
 			break
 		}
-		if w, why := flagEvidence(f, pt, fl); w > 0 {
-			add(fFlags, w*flagScale, why)
-			hits++
+		if w, why := flagWeight(s.f, s.pt, fl); w > 0 {
+			ev.add(fFlags, w*flagScale, why)
 			flagsHit = append(flagsHit, fl)
 		}
 	}
-	if errorMatched && hits > 0 {
-		add(fTogether, 1, "")
+	if errorMatched && len(flagsHit) > 0 {
+		ev.add(fTogether, 1, "")
 	}
+	return flagsHit
+}
 
-	// Platform. ROCm builds of PyTorch run through torch.cuda, so an entry
-	// reported on CUDA often applies on ROCm too; the reverse is rarer.
-	if f.Platform != "" && len(e.Platforms) > 0 {
-		switch {
-		case contains(e.Platforms, f.Platform):
-			add(fPlatformHit, 1, "")
-		case f.Platform == "rocm" && contains(e.Platforms, "cuda"):
-			add(fPlatformNear, 1, "")
-		default:
-			add(fPlatformMiss, 1, fmt.Sprintf("entry is about %s; the post is on %s", strings.Join(e.Platforms, "/"), f.Platform))
-		}
+// platformEvidence compares the entry's platforms with the post's. ROCm
+// builds of PyTorch run through torch.cuda, so an entry reported on CUDA
+// often applies on ROCm too; the reverse is rarer.
+func (s *scorer) platformEvidence(ev evidence, e *Entry) {
+	f := s.f
+	if f.Platform == "" || len(e.Platforms) == 0 {
+		return
 	}
+	switch {
+	case contains(e.Platforms, f.Platform):
+		ev.add(fPlatformHit, 1, "")
+	case f.Platform == "rocm" && contains(e.Platforms, "cuda"):
+		ev.add(fPlatformNear, 1, "")
+	default:
+		ev.add(fPlatformMiss, 1, fmt.Sprintf("entry is about %s; the post is on %s", strings.Join(e.Platforms, "/"), f.Platform))
+	}
+}
 
-	// Versions of the main package.
-	if ver != nil {
-		if e.Affected != "" {
-			if r, err := ParseRange(e.Affected); err == nil && !r.Empty() {
-				if r.Contains(*ver) {
-					add(fVersionIn, 1, fmt.Sprintf("%s %s is in the affected range %s", f.Package, ver, e.Affected))
-				} else {
-					add(fVersionOut, 1, fmt.Sprintf("%s %s is outside the affected range %s", f.Package, ver, e.Affected))
-				}
+// versionEvidence compares the post's version of the main package with
+// the entry's affected range and fix.
+func (s *scorer) versionEvidence(ev evidence, e *Entry) {
+	ver, pkg := s.ver, s.f.Package
+	if ver == nil {
+		return
+	}
+	if e.Affected != "" {
+		if r, err := ParseRange(e.Affected); err == nil && !r.Empty() {
+			if r.Contains(*ver) {
+				ev.add(fVersionIn, 1, fmt.Sprintf("%s %s is in the affected range %s", pkg, ver, e.Affected))
+			} else {
+				ev.add(fVersionOut, 1, fmt.Sprintf("%s %s is outside the affected range %s", pkg, ver, e.Affected))
 			}
 		}
-		if e.Fixed != "" {
-			if fx, err := ParseVersion(e.Fixed); err == nil {
-				if ver.Compare(fx) >= 0 {
-					add(fFixed, 1, fmt.Sprintf("fixed in %s and the post runs %s", e.Fixed, ver))
-				} else {
-					m.Reasons = append(m.Reasons, fmt.Sprintf("fixed in %s; the post runs %s", e.Fixed, ver))
-				}
+	}
+	if e.Fixed != "" {
+		if fx, err := ParseVersion(e.Fixed); err == nil {
+			if ver.Compare(fx) >= 0 {
+				ev.add(fFixed, 1, fmt.Sprintf("fixed in %s and the post runs %s", e.Fixed, ver))
+			} else {
+				ev.m.Reasons = append(ev.m.Reasons, fmt.Sprintf("fixed in %s; the post runs %s", e.Fixed, ver))
 			}
 		}
 	}
+}
 
-	// Topic tags shared with the post.
+// topicEvidence weighs the pack topic tags and the model family the entry
+// shares with the post.
+func (s *scorer) topicEvidence(ev evidence, e *Entry) {
 	var shared []string
 	for _, t := range e.Tags {
-		if contains(f.Topics, t) && !contains(shared, t) {
+		if contains(s.f.Topics, t) && !contains(shared, t) {
 			shared = append(shared, t)
 		}
 	}
 	if len(shared) > 0 {
-		add(fTopic, math.Min(maxTopics, float64(len(shared))), "same topic: "+strings.Join(shared, ", "))
+		ev.add(fTopic, math.Min(maxTopics, float64(len(shared))), "same topic: "+strings.Join(shared, ", "))
 	}
-
-	// Model family.
 	for _, fam := range e.Models {
-		if model := modelFamilyHit(fam, f.Models, pt); model != "" {
-			add(fModel, 1, "same model family ("+fam+")")
+		if model := modelFamilyHit(fam, s.f.Models, s.pt); model != "" {
+			ev.add(fModel, 1, "same model family ("+fam+")")
 			break
 		}
 	}
-
-	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
-		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
-	return m, flagsHit
 }
 
-// flagEvidence reports the evidence of one entry flag ("--x", "--x value",
+// flagWeight reports the evidence of one entry flag ("--x", "--x value",
 // "NAME" or "NAME=value") and why.
-func flagEvidence(f *Facts, pt postTokens, fl string) (float64, string) {
+func flagWeight(f *Facts, pt postTokens, fl string) (float64, string) {
 	name, want, hasValue := strings.Cut(fl, " ")
 	if !hasValue {
 		name, want, hasValue = strings.Cut(fl, "=")
