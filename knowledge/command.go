@@ -186,89 +186,16 @@ const maxCommandBytes = 8 << 10
 // each with a real shell parser, and orders them by position in the post.
 // Flags named in code spans that are not commands are returned apart.
 func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
-	var out []Command
-	seen := map[string]bool{}
-	vars := shellVars(doc)
-	add := func(line string, strictStart bool, pos int) bool {
-		added := false
-		for _, c := range parseCommandLine(expandVars(line, vars), s, strictStart) {
-			key := c.String()
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			c.pos = pos
-			if pos >= 0 {
-				c.pos = positionIn(doc.src, line)
-			}
-			out = append(out, c)
-			added = true
-		}
-		return added
-	}
+	cs := &commandSet{doc: doc, s: s, seen: map[string]bool{}, vars: shellVars(doc)}
 	for _, span := range doc.titleSpans {
-		add(span, false, -1)
+		cs.add(span, false, -1)
 	}
-	for _, block := range doc.code {
-		for _, l := range joinContinuations(strings.Split(block, "\n")) {
-			// A code line wrapped in a stray backtick: "`sudo docker run".
-			add(strings.Trim(l, "`"), false, 0)
-		}
-		for _, words := range listCommands(block, s) {
-			for _, c := range buildCommand(stripWrappers(words), nil, s) {
-				key := c.String()
-				if seen[key] || s.program(c.Program) == nil && !genericPrograms[c.Program] {
-					continue
-				}
-				seen[key] = true
-				c.pos = positionIn(doc.src, block)
-				out = append(out, c)
-			}
-		}
-	}
+	cs.codeCommands()
 	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s) {
-		if key := c.String(); !seen[key] {
-			seen[key] = true
-			out = append(out, c)
-		}
+		cs.addBuilt(c, false)
 	}
-	mentioned := map[string]string{}
-	for _, span := range doc.inline {
-		// A code span that ran over several lines keeps its line-end
-		// backslashes before what were newlines.
-		span = spanContinuationRE.ReplaceAllString(span, " ")
-		if !add(span, false, 0) && strings.HasPrefix(strings.TrimSpace(span), "--") {
-			for k, v := range parseArgs("", strings.Fields(span), nil, s).Flags {
-				mentioned[k] = v
-			}
-		}
-	}
-	// String lists in prose: a Dockerfile or manifest pasted unfenced.
-	for _, words := range listCommands(strings.Join(doc.prose, "\n"), s) {
-		for _, c := range buildCommand(stripWrappers(words), nil, s) {
-			if key := c.String(); !seen[key] && (s.program(c.Program) != nil || genericPrograms[c.Program]) {
-				seen[key] = true
-				out = append(out, c)
-			}
-		}
-	}
-	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
-		if i := embeddedStart(l, s); i > 0 || i == 0 && sentenceLike(l) {
-			// A command inside a sentence or after a label: "Running
-			// vllm serve x --max-model-len 4096 gives ...".
-			add(proseCommandWords(l[i:], s), true, 0)
-		} else if !add(l, true, 0) && (proseToolLine(l) || bareSubcommandLine(l, s)) {
-			add(l, false, 0)
-		}
-		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-			add(m[1], false, 0)
-		}
-		// "I ran bash scripts/run_7b.sh, which fails": a script run
-		// named in the middle of a sentence.
-		for _, m := range scriptRunRE.FindAllString(l, 2) {
-			add(m, false, 0)
-		}
-	}
+	mentioned := cs.inlineCommands()
+	cs.proseCommands()
 	// argparse names the flag and the value it refused: "argument
 	// --tool-call-parser: invalid choice: 'glm45'".
 	for _, m := range argparseRE.FindAllStringSubmatch(doc.title+"\n"+doc.scanText(), 4) {
@@ -276,11 +203,117 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 			mentioned[normFlag(m[1])] = m[2]
 		}
 	}
+	out := cs.out
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	if len(mentioned) == 0 {
 		mentioned = nil
 	}
 	return out, mentioned
+}
+
+// commandSet collects the command lines of one post, each once.
+type commandSet struct {
+	doc  *document
+	s    *Schema
+	out  []Command
+	seen map[string]bool
+	// vars are the shell variables the post sets, expanded in its lines.
+	vars map[string]string
+}
+
+// add parses line and adds the commands it holds; pos -1 marks the
+// title, anything else asks for the line's offset in the post.
+func (cs *commandSet) add(line string, strictStart bool, pos int) bool {
+	added := false
+	for _, c := range parseCommandLine(expandVars(line, cs.vars), cs.s, strictStart) {
+		key := c.String()
+		if cs.seen[key] {
+			continue
+		}
+		cs.seen[key] = true
+		c.pos = pos
+		if pos >= 0 {
+			c.pos = positionIn(cs.doc.src, line)
+		}
+		cs.out = append(cs.out, c)
+		added = true
+	}
+	return added
+}
+
+// addBuilt adds a command built from a string list or a Python call;
+// known asks that its program be one a schema or genericPrograms names.
+func (cs *commandSet) addBuilt(c Command, known bool) bool {
+	key := c.String()
+	if cs.seen[key] || known && cs.s.program(c.Program) == nil && !genericPrograms[c.Program] {
+		return false
+	}
+	cs.seen[key] = true
+	cs.out = append(cs.out, c)
+	return true
+}
+
+// codeCommands adds the command lines of code blocks, and the string
+// lists of Dockerfiles, Compose files and manifests in them.
+func (cs *commandSet) codeCommands() {
+	for _, block := range cs.doc.code {
+		for _, l := range joinContinuations(strings.Split(block, "\n")) {
+			// A code line wrapped in a stray backtick: "`sudo docker run".
+			cs.add(strings.Trim(l, "`"), false, 0)
+		}
+		for _, words := range listCommands(block, cs.s) {
+			for _, c := range buildCommand(stripWrappers(words), nil, cs.s) {
+				c.pos = positionIn(cs.doc.src, block)
+				cs.addBuilt(c, true)
+			}
+		}
+	}
+}
+
+// inlineCommands adds the command lines of code spans and returns the
+// flags spans name without a command ("`--max-model-len 4096`").
+func (cs *commandSet) inlineCommands() map[string]string {
+	mentioned := map[string]string{}
+	for _, span := range cs.doc.inline {
+		// A code span that ran over several lines keeps its line-end
+		// backslashes before what were newlines.
+		span = spanContinuationRE.ReplaceAllString(span, " ")
+		if !cs.add(span, false, 0) && strings.HasPrefix(strings.TrimSpace(span), "--") {
+			for k, v := range parseArgs("", strings.Fields(span), nil, cs.s).Flags {
+				mentioned[k] = v
+			}
+		}
+	}
+	return mentioned
+}
+
+// proseCommands adds commands written outside code: string lists of a
+// Dockerfile or manifest pasted unfenced, command lines inside sentences
+// or after labels, quoted commands and script runs.
+func (cs *commandSet) proseCommands() {
+	s, doc := cs.s, cs.doc
+	for _, words := range listCommands(strings.Join(doc.prose, "\n"), s) {
+		for _, c := range buildCommand(stripWrappers(words), nil, s) {
+			cs.addBuilt(c, true)
+		}
+	}
+	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
+		if i := embeddedStart(l, s); i > 0 || i == 0 && sentenceLike(l) {
+			// A command inside a sentence or after a label: "Running
+			// vllm serve x --max-model-len 4096 gives ...".
+			cs.add(proseCommandWords(l[i:], s), true, 0)
+		} else if !cs.add(l, true, 0) && (proseToolLine(l) || bareSubcommandLine(l, s)) {
+			cs.add(l, false, 0)
+		}
+		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
+			cs.add(m[1], false, 0)
+		}
+		// "I ran bash scripts/run_7b.sh, which fails": a script run
+		// named in the middle of a sentence.
+		for _, m := range scriptRunRE.FindAllString(l, 2) {
+			cs.add(m, false, 0)
+		}
+	}
 }
 
 // scriptRunRE finds an interpreter running a script inside a sentence.
