@@ -433,44 +433,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	if strictStart && !strings.Contains(rest, " -") {
 		return nil
 	}
-	var calls [][]string
-	var envs []map[string]string
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
-	if err == nil {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			call, ok := n.(*syntax.CallExpr)
-			if !ok {
-				return true
-			}
-			words := make([]string, 0, len(call.Args))
-			for _, w := range call.Args {
-				words = append(words, wordString(w))
-			}
-			env := map[string]string{}
-			for _, a := range call.Assigns {
-				if a.Name != nil {
-					v := ""
-					if a.Value != nil {
-						v = wordString(a.Value)
-					}
-					env[a.Name.Value] = v
-				}
-			}
-			calls = append(calls, words)
-			envs = append(envs, env)
-			return false
-		})
-	} else {
-		// Prose often breaks shell quoting ("don't"); fall back to fields.
-		words := strings.Fields(rest)
-		env := map[string]string{}
-		for _, m := range strings.Fields(envPrefixRE.FindString(line)) {
-			k, v, _ := strings.Cut(m, "=")
-			env[k] = v
-		}
-		calls = append(calls, words)
-		envs = append(envs, env)
-	}
+	calls, envs := shellCalls(line, rest)
 	var out []Command
 	for i, words := range calls {
 		if len(words) == 0 || isVersionQuery(words) {
@@ -482,6 +445,46 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		out = append(out, buildCommand(words, envs[i], s)...)
 	}
 	return out
+}
+
+// shellCalls splits a command line into its simple commands (a pipeline
+// or list has several) with their variable assignments, parsed as bash;
+// prose that breaks shell quoting ("don't") falls back to the fields of
+// rest, the line without its environment prefix.
+func shellCalls(line, rest string) (calls [][]string, envs []map[string]string) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		env := map[string]string{}
+		for _, m := range strings.Fields(envPrefixRE.FindString(line)) {
+			k, v, _ := strings.Cut(m, "=")
+			env[k] = v
+		}
+		return [][]string{strings.Fields(rest)}, []map[string]string{env}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		words := make([]string, 0, len(call.Args))
+		for _, w := range call.Args {
+			words = append(words, wordString(w))
+		}
+		env := map[string]string{}
+		for _, a := range call.Assigns {
+			if a.Name != nil {
+				v := ""
+				if a.Value != nil {
+					v = wordString(a.Value)
+				}
+				env[a.Name.Value] = v
+			}
+		}
+		calls = append(calls, words)
+		envs = append(envs, env)
+		return false
+	})
+	return calls, envs
 }
 
 var (

@@ -91,29 +91,8 @@ func proseCommandWords(text string, s *Schema) string {
 	if len(words) == 0 {
 		return ""
 	}
-	// docker run OPTIONS IMAGE ARGS: the image is the one positional the
-	// options are followed by; what follows it is the image's command.
 	if len(words) > 2 && (words[0] == "docker" || words[0] == "podman") && words[1] == "run" {
-		for i := 2; i < len(words); i++ {
-			w := words[i]
-			if strings.HasPrefix(w, "-") {
-				if !strings.Contains(w, "=") && !dockerBoolFlags[w] {
-					i++ // the option's value
-				}
-				continue
-			}
-			head := strings.Join(words[:i+1], " ")
-			if i+1 < len(words) {
-				rest := words[i+1:]
-				if !strings.HasPrefix(rest[0], "-") && s.program(rest[0]) == nil {
-					return head
-				}
-				tail := proseCommandWords("x "+strings.Join(rest, " "), s)
-				return head + strings.TrimPrefix(tail, "x")
-			}
-			return head
-		}
-		return strings.Join(words, " ")
+		return dockerRunWords(words, s)
 	}
 	p := s.program(words[0])
 	out := []string{words[0]}
@@ -169,6 +148,32 @@ func proseCommandWords(text string, s *Schema) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// dockerRunWords cuts a `docker run OPTIONS IMAGE ARGS` written in prose
+// where it ends: the image is the one positional the options are followed
+// by, and what follows it is the image's command.
+func dockerRunWords(words []string, s *Schema) string {
+	for i := 2; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") {
+			if !strings.Contains(w, "=") && !dockerBoolFlags[w] {
+				i++ // the option's value
+			}
+			continue
+		}
+		head := strings.Join(words[:i+1], " ")
+		if i+1 < len(words) {
+			rest := words[i+1:]
+			if !strings.HasPrefix(rest[0], "-") && s.program(rest[0]) == nil {
+				return head
+			}
+			tail := proseCommandWords("x "+strings.Join(rest, " "), s)
+			return head + strings.TrimPrefix(tail, "x")
+		}
+		return head
+	}
+	return strings.Join(words, " ")
 }
 
 var (

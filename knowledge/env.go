@@ -140,76 +140,111 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 		if isErrorLine(l) {
 			continue // "As of transformers v4.44, ..." states no installed version
 		}
-		if m := versionCmdRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
-			if n := bareVersionRE.FindStringSubmatch(lines[i+1]); n != nil {
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
+		}
+		if m := versionCmdRE.FindStringSubmatch(l); m != nil {
+			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
 				vs.set(m[1], n[1], tierListing)
 				continue
 			}
 		}
-		if m := pipShowRE.FindStringSubmatch(l); m != nil && i+1 < len(lines) {
-			if n := pipShowVerRE.FindStringSubmatch(lines[i+1]); n != nil {
-				vs.set(m[1], n[1], tierListing)
-			}
-		}
-		if m := serverVersionRE.FindStringSubmatch(l); m != nil {
-			vs.set("vllm", m[1], tierListing)
-		}
-		for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
-			if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
-				vs.set(m[1], m[2], tierListing)
-			}
-		}
-		if m := listRowRE.FindStringSubmatch(l); m != nil {
-			name := strings.ToLower(m[1])
-			if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
-				vs.set(m[1], m[2], tierListing)
-			}
-		}
-		for _, m := range imageTagRE.FindAllStringSubmatch(l, -1) {
-			if pkg := imagePackage(m[1], s); pkg != "" {
-				vs.set(pkg, m[2], tierListing)
-			}
-		}
-		for _, m := range labelledRE.FindAllStringSubmatch(l, -1) {
-			name := strings.ToLower(m[1])
-			if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
-				vs.set(m[1], m[2], tierLabelled)
-			}
-		}
-		if m := driverRE.FindStringSubmatch(l); m != nil {
-			vs.set("nvidia_driver", m[1], tierLabelled)
-		}
-		if m := nvccRE.FindStringSubmatch(l); m != nil {
-			vs.set("cuda", m[1], tierLabelled)
-		}
-		if m := cudaVersionRE.FindStringSubmatch(l); m != nil {
-			vs.set("cuda", m[1], tierLabelled)
-		}
-		if m := rocmVersionRE.FindStringSubmatch(l); m != nil {
-			vs.set("rocm", m[1], tierLabelled)
-		}
-		if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
-			vs.set("nccl", m[1], tierLabelled)
-		}
-		if m := pythonStatedRE.FindStringSubmatch(l); m != nil {
-			vs.set("python", m[1], tierLabelled)
-		}
-		for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
-			pkg := strings.ToLower(m[1])
-			if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
-				continue // read above with their own patterns
-			}
-			vs.set(pkg, m[2], tierProse)
+		vs.listed(l, next, s)
+		vs.labelled(l)
+		vs.prose(l)
+	}
+	vs.title(doc.title, s)
+	vs.images(cmds, s)
+	return vs.v
+}
+
+// listed reads the versions a listing states (pip show, collect_env,
+// pins, list rows, image tags); next is the line after l.
+func (vs *versionSet) listed(l, next string, s *Schema) {
+	if m := pipShowRE.FindStringSubmatch(l); m != nil && next != "" {
+		if n := pipShowVerRE.FindStringSubmatch(next); n != nil {
+			vs.set(m[1], n[1], tierListing)
 		}
 	}
-	if doc.title != "" {
-		for _, m := range pkgVersionRE.FindAllStringSubmatch(doc.title, -1) {
-			if p := versionKey(m[1]); p == "vllm" || p == "torch" || p == "transformers" {
-				vs.set(p, m[2], tierTitle)
-			}
+	if m := serverVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("vllm", m[1], tierListing)
+	}
+	for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
+		if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
+			vs.set(m[1], m[2], tierListing)
 		}
 	}
-	// A docker image tag on a command line is a version too.
+	if m := listRowRE.FindStringSubmatch(l); m != nil {
+		name := strings.ToLower(m[1])
+		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+			vs.set(m[1], m[2], tierListing)
+		}
+	}
+	for _, m := range imageTagRE.FindAllStringSubmatch(l, -1) {
+		if pkg := imagePackage(m[1], s); pkg != "" {
+			vs.set(pkg, m[2], tierListing)
+		}
+	}
+}
+
+// labelled reads versions stated after a label ("CUDA Version: 12.4",
+// "vLLM version 0.8.5"), and driver, nvcc, ROCm, NCCL and Python
+// versions in their own forms.
+func (vs *versionSet) labelled(l string) {
+	for _, m := range labelledRE.FindAllStringSubmatch(l, -1) {
+		name := strings.ToLower(m[1])
+		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+			vs.set(m[1], m[2], tierLabelled)
+		}
+	}
+	if m := driverRE.FindStringSubmatch(l); m != nil {
+		vs.set("nvidia_driver", m[1], tierLabelled)
+	}
+	if m := nvccRE.FindStringSubmatch(l); m != nil {
+		vs.set("cuda", m[1], tierLabelled)
+	}
+	if m := cudaVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("cuda", m[1], tierLabelled)
+	}
+	if m := rocmVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("rocm", m[1], tierLabelled)
+	}
+	if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("nccl", m[1], tierLabelled)
+	}
+	if m := pythonStatedRE.FindStringSubmatch(l); m != nil {
+		vs.set("python", m[1], tierLabelled)
+	}
+}
+
+// prose reads "vllm 0.8.5" in a sentence.
+func (vs *versionSet) prose(l string) {
+	for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
+		pkg := strings.ToLower(m[1])
+		if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
+			continue // read above with their own patterns
+		}
+		vs.set(pkg, m[2], tierProse)
+	}
+}
+
+// title reads the versions of the main package, torch and transformers
+// a title names, the weakest statement.
+func (vs *versionSet) title(title string, s *Schema) {
+	main := ""
+	if s != nil {
+		main = s.Vocabulary.Package.Name
+	}
+	for _, m := range pkgVersionRE.FindAllStringSubmatch(title, -1) {
+		if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
+			vs.set(p, m[2], tierTitle)
+		}
+	}
+}
+
+// images reads the version of a docker image tag on a command line.
+func (vs *versionSet) images(cmds []Command, s *Schema) {
 	for _, c := range cmds {
 		if c.Program != "docker" && c.Program != "podman" {
 			continue
@@ -224,7 +259,6 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 			}
 		}
 	}
-	return vs.v
 }
 
 // genericImageNames are last path elements of image repositories that name
