@@ -65,82 +65,19 @@ func Score(cases []Case, results []Result, s *knowledge.Schema) Report {
 		byID[r.CaseID] = r
 	}
 	var rep Report
+	var t tally
 	fields := map[string]*FieldScore{}
-	var strict1, strict3, mrr, len3 float64
-	var abstainN, abstainSilent, nsN, nsIgnored, supN, supSilent int
 	extracts := false
 	for _, c := range cases {
 		r := byID[c.ID]
-		cs := CaseScore{ID: c.ID, Category: c.Category, Decision: string(r.Decision), Confidence: r.Confidence}
-		cs.Rank = firstRank(r.Ranked, c.Answers)
-		lenient := append(append([]string(nil), c.Answers...), c.TopicMatch...)
-		cs.Lenient = firstRank(r.Ranked, lenient)
-		if c.Category == Support && len(c.Answers) > 0 {
-			rep.StrictN++
-			if cs.Rank == 1 {
-				strict1++
-			}
-			if cs.Rank >= 1 && cs.Rank <= 3 {
-				strict3++
-			}
-			if cs.Rank > 0 {
-				mrr += 1 / float64(cs.Rank)
-			}
-		}
-		if c.Category == Support && len(lenient) > 0 {
-			rep.LenientN++
-			if cs.Lenient >= 1 && cs.Lenient <= 3 {
-				len3++
-			}
-		}
-		replied := r.Decision == knowledge.DecisionReply
-		switch c.Category {
-		case Abstain:
-			abstainN++
-			if !replied {
-				abstainSilent++
-			}
-		case NotSupport:
-			nsN++
-			if r.Decision == knowledge.DecisionIgnore {
-				nsIgnored++
-			}
-		case Support:
-			supN++
-			if !replied {
-				supSilent++
-			}
-		}
-		if replied {
-			rep.Replies++
-			switch {
-			case c.Category != Support:
-				cs.Wrong = true
-			case len(lenient) > 0:
-				top := r.Cited
-				if len(top) > 3 {
-					top = top[:3]
-				}
-				cs.Wrong = !slices.ContainsFunc(top, func(id string) bool { return slices.Contains(lenient, id) })
-			}
-			if cs.Wrong {
-				rep.WrongPosts++
-			}
-		}
+		cs := t.count(&rep, c, r)
 		if r.Facts != nil {
 			extracts = true
 			cs.Missed = scoreExtraction(c.Expect, r.Facts, s, fields)
 		}
 		rep.Cases = append(rep.Cases, cs)
 	}
-	rep.StrictHit1 = pct(strict1, rep.StrictN)
-	rep.StrictHit3 = pct(strict3, rep.StrictN)
-	rep.StrictMRR = pct(mrr, rep.StrictN)
-	rep.LenientHit3 = pct(len3, rep.LenientN)
-	rep.AbstainSilentPct = pct(float64(abstainSilent), abstainN)
-	rep.NotSupportIgnoredPct = pct(float64(nsIgnored), nsN)
-	rep.SupportSilentPct = pct(float64(supSilent), supN)
-	rep.WrongPostPct = pct(float64(rep.WrongPosts), rep.Replies)
+	t.finish(&rep)
 	if extracts {
 		rep.Fields = map[string]FieldScore{}
 		right, total := 0, 0
@@ -153,6 +90,85 @@ func Score(cases []Case, results []Result, s *knowledge.Schema) Report {
 		rep.ExtractPct = pct(float64(right), total)
 	}
 	return rep
+}
+
+// tally counts the decisions and ranks Score reports as percentages.
+type tally struct {
+	strict1, strict3, mrr, len3                              float64
+	abstainN, abstainSilent, nsN, nsIgnored, supN, supSilent int
+}
+
+// count scores one case's result into rep and t.
+func (t *tally) count(rep *Report, c Case, r Result) CaseScore {
+	cs := CaseScore{ID: c.ID, Category: c.Category, Decision: string(r.Decision), Confidence: r.Confidence}
+	cs.Rank = firstRank(r.Ranked, c.Answers)
+	lenient := append(append([]string(nil), c.Answers...), c.TopicMatch...)
+	cs.Lenient = firstRank(r.Ranked, lenient)
+	if c.Category == Support && len(c.Answers) > 0 {
+		rep.StrictN++
+		if cs.Rank == 1 {
+			t.strict1++
+		}
+		if cs.Rank >= 1 && cs.Rank <= 3 {
+			t.strict3++
+		}
+		if cs.Rank > 0 {
+			t.mrr += 1 / float64(cs.Rank)
+		}
+	}
+	if c.Category == Support && len(lenient) > 0 {
+		rep.LenientN++
+		if cs.Lenient >= 1 && cs.Lenient <= 3 {
+			t.len3++
+		}
+	}
+	replied := r.Decision == knowledge.DecisionReply
+	switch c.Category {
+	case Abstain:
+		t.abstainN++
+		if !replied {
+			t.abstainSilent++
+		}
+	case NotSupport:
+		t.nsN++
+		if r.Decision == knowledge.DecisionIgnore {
+			t.nsIgnored++
+		}
+	case Support:
+		t.supN++
+		if !replied {
+			t.supSilent++
+		}
+	}
+	if !replied {
+		return cs
+	}
+	rep.Replies++
+	switch {
+	case c.Category != Support:
+		cs.Wrong = true
+	case len(lenient) > 0:
+		top := r.Cited
+		if len(top) > 3 {
+			top = top[:3]
+		}
+		cs.Wrong = !slices.ContainsFunc(top, func(id string) bool { return slices.Contains(lenient, id) })
+	}
+	if cs.Wrong {
+		rep.WrongPosts++
+	}
+	return cs
+}
+
+func (t *tally) finish(rep *Report) {
+	rep.StrictHit1 = pct(t.strict1, rep.StrictN)
+	rep.StrictHit3 = pct(t.strict3, rep.StrictN)
+	rep.StrictMRR = pct(t.mrr, rep.StrictN)
+	rep.LenientHit3 = pct(t.len3, rep.LenientN)
+	rep.AbstainSilentPct = pct(float64(t.abstainSilent), t.abstainN)
+	rep.NotSupportIgnoredPct = pct(float64(t.nsIgnored), t.nsN)
+	rep.SupportSilentPct = pct(float64(t.supSilent), t.supN)
+	rep.WrongPostPct = pct(float64(rep.WrongPosts), rep.Replies)
 }
 
 func pct(x float64, n int) float64 {

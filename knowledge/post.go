@@ -3,7 +3,6 @@ package knowledge
 import (
 	"bytes"
 	"errors"
-	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -327,99 +326,114 @@ func splitLines(s string) []string {
 const maxHTMLTokens = 200_000
 
 func readHTML(src string) *document {
-	doc := &document{}
+	r := &htmlReader{doc: &document{}}
 	z := html.NewTokenizer(strings.NewReader(src))
 	z.SetMaxBuf(MaxPostBytes * 2)
-	var prose, code, inline strings.Builder
-	preDepth, codeDepth, skipDepth := 0, 0, 0
-	flushInline := func() {
-		if inline.Len() > 0 {
-			doc.inline = append(doc.inline, inline.String())
-			inline.Reset()
-		}
-	}
 	for i := 0; i < maxHTMLTokens; i++ {
 		tt := z.Next()
 		if tt == html.ErrorToken {
-			if z.Err() != io.EOF {
-				break
-			}
-			break
+			break // the end, or a token over the buffer limit
 		}
 		tok := z.Token()
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
-			switch tok.DataAtom {
-			case atom.Script, atom.Style, atom.Svg:
-				if tt == html.StartTagToken {
-					skipDepth++
-				}
-			case atom.Pre:
-				preDepth++
-			case atom.Code:
-				if tt == html.StartTagToken {
-					codeDepth++
-				}
-			case atom.Br:
-				if preDepth > 0 {
-					code.WriteByte('\n')
-				} else {
-					prose.WriteByte('\n')
-				}
-			case atom.Img:
-				// An emoji or image: its alt text is noise for extraction.
-			default:
-				if isBlockAtom(tok.DataAtom) && preDepth == 0 {
-					prose.WriteByte('\n')
-				}
-			}
+			r.start(tok, tt == html.StartTagToken)
 		case html.EndTagToken:
-			switch tok.DataAtom {
-			case atom.Script, atom.Style, atom.Svg:
-				if skipDepth > 0 {
-					skipDepth--
-				}
-			case atom.Pre:
-				if preDepth > 0 {
-					preDepth--
-					if preDepth == 0 {
-						doc.code = append(doc.code, strings.TrimRight(code.String(), "\n"))
-						code.Reset()
-					}
-				}
-			case atom.Code:
-				if codeDepth > 0 {
-					codeDepth--
-				}
-				if preDepth == 0 {
-					flushInline()
-				}
-			default:
-				if isBlockAtom(tok.DataAtom) && preDepth == 0 {
-					prose.WriteByte('\n')
-				}
-			}
+			r.end(tok)
 		case html.TextToken:
-			if skipDepth > 0 {
-				continue
-			}
-			switch {
-			case preDepth > 0:
-				code.WriteString(tok.Data)
-			case codeDepth > 0:
-				inline.WriteString(tok.Data)
-				prose.WriteString(tok.Data)
-			default:
-				prose.WriteString(tok.Data)
-			}
+			r.text(tok.Data)
 		}
 	}
-	if code.Len() > 0 {
-		doc.code = append(doc.code, strings.TrimRight(code.String(), "\n"))
+	if r.code.Len() > 0 {
+		r.doc.code = append(r.doc.code, strings.TrimRight(r.code.String(), "\n"))
 	}
-	flushInline()
-	doc.prose = splitLines(prose.String())
-	return doc
+	r.flushInline()
+	r.doc.prose = splitLines(r.prose.String())
+	return r.doc
+}
+
+// htmlReader sorts cooked HTML's text into prose, code blocks (<pre>)
+// and inline code, skipping scripts, styles and images.
+type htmlReader struct {
+	doc                            *document
+	prose, code, inline            strings.Builder
+	preDepth, codeDepth, skipDepth int
+}
+
+func (r *htmlReader) flushInline() {
+	if r.inline.Len() > 0 {
+		r.doc.inline = append(r.doc.inline, r.inline.String())
+		r.inline.Reset()
+	}
+}
+
+// start reads a start or self-closing tag; opens says it is a start tag.
+func (r *htmlReader) start(tok html.Token, opens bool) {
+	switch tok.DataAtom {
+	case atom.Script, atom.Style, atom.Svg:
+		if opens {
+			r.skipDepth++
+		}
+	case atom.Pre:
+		r.preDepth++
+	case atom.Code:
+		if opens {
+			r.codeDepth++
+		}
+	case atom.Br:
+		if r.preDepth > 0 {
+			r.code.WriteByte('\n')
+		} else {
+			r.prose.WriteByte('\n')
+		}
+	case atom.Img:
+		// An emoji or image: its alt text is noise for extraction.
+	default:
+		if isBlockAtom(tok.DataAtom) && r.preDepth == 0 {
+			r.prose.WriteByte('\n')
+		}
+	}
+}
+
+func (r *htmlReader) end(tok html.Token) {
+	switch tok.DataAtom {
+	case atom.Script, atom.Style, atom.Svg:
+		if r.skipDepth > 0 {
+			r.skipDepth--
+		}
+	case atom.Pre:
+		if r.preDepth > 0 {
+			r.preDepth--
+			if r.preDepth == 0 {
+				r.doc.code = append(r.doc.code, strings.TrimRight(r.code.String(), "\n"))
+				r.code.Reset()
+			}
+		}
+	case atom.Code:
+		if r.codeDepth > 0 {
+			r.codeDepth--
+		}
+		if r.preDepth == 0 {
+			r.flushInline()
+		}
+	default:
+		if isBlockAtom(tok.DataAtom) && r.preDepth == 0 {
+			r.prose.WriteByte('\n')
+		}
+	}
+}
+
+func (r *htmlReader) text(data string) {
+	switch {
+	case r.skipDepth > 0:
+	case r.preDepth > 0:
+		r.code.WriteString(data)
+	case r.codeDepth > 0:
+		r.inline.WriteString(data)
+		r.prose.WriteString(data)
+	default:
+		r.prose.WriteString(data)
+	}
 }
 
 func isBlockAtom(a atom.Atom) bool {
