@@ -1,0 +1,373 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// modelRE matches a Hugging Face model id: org/name.
+var modelRE = regexp.MustCompile(`(?:^|[\s"'=(` + "`" + `:])([A-Za-z0-9][\w.-]{1,60})/([\w.-]*[A-Za-z][\w.-]{0,100})`)
+
+// notModels are org/name shaped words that are not models.
+var notModelOrgs = map[string]bool{
+	"vllm-project": true, "usr": true, "home": true, "root": true, "tmp": true, "opt": true,
+	"and": true, "or": true, "site-packages": true, "dist-packages": true, "lib": true,
+	"docs": true, "issues": true, "pull": true, "blob": true, "tree": true, "github.com": true,
+	"huggingface.co": true, "docs.vllm.ai": true, "en": true, "v1": true, "api": true,
+	"dev": true, "proc": true, "etc": true, "var": true, "mnt": true, "data": true,
+	"workspace": true, "app": true, "models": true, "model": true, "input": true, "output": true,
+	"read": true, "write": true, "true": true, "false": true, "src": true, "rocm": true,
+}
+
+// extractModels returns model ids, best evidence first: the model of a
+// command line (its model flag or first argument), a model= keyword, a
+// model path of another tool, the "model" of an API request body, then
+// ids and names written in the text. Text candidates must look like a
+// model: an org/name whose name carries a model family word or a size
+// ("7B"), or a bare name that starts with a family word and has a number.
+func extractModels(doc *document, cmds []Command, s *Schema) []string {
+	var out []string
+	add := func(m string) {
+		m = strings.TrimRight(strings.Trim(m, "'\"`"), ".,;:)")
+		if m == "" || contains(out, m) {
+			return
+		}
+		out = append(out, m)
+	}
+	commandModels(cmds, s, add)
+	text := doc.scanText()
+	codeModels(text, s, add)
+	orgNameModels(text, s, add)
+	bareModels(doc, s, add)
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
+}
+
+// commandModels adds the models command lines name: a program's model
+// flag or first argument, and other tools' (lmdeploy, scripts) model
+// flags or local model directories.
+func commandModels(cmds []Command, s *Schema, add func(string)) {
+	for _, c := range cmds {
+		p := s.program(c.Program)
+		if p == nil {
+			continue
+		}
+		if p.ModelFlag != "" {
+			// A Python call may pass a variable (model=MODEL_PATH).
+			if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
+				add(v)
+			}
+		}
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s)) {
+			add(c.Args[0])
+		}
+	}
+	// Other tools (lmdeploy, scripts) name models with a model flag or a
+	// local model directory.
+	for _, c := range cmds {
+		if s.program(c.Program) != nil {
+			continue
+		}
+		for _, f := range []string{"--model", "--model-path", "--model-name-or-path", "--model-dir"} {
+			if v := c.Flags[f]; v != "" && (looksLikeModel(v) || looksLikePath(v)) {
+				add(v)
+			}
+		}
+		for _, a := range c.Args {
+			if looksLikePath(a) {
+				add(a)
+				break
+			}
+		}
+	}
+}
+
+// codeModels adds the models code, logs and request bodies name in
+// known places.
+func codeModels(text string, s *Schema, add func(string)) {
+	// Engine-argument dumps and Python calls: model='...', pretrained=x.
+	for _, m := range modelKwargRE.FindAllStringSubmatch(text, 4) {
+		v := m[1] + m[2]
+		if looksLikeModel(v) || looksLikePath(v) || isModelName(v, s) {
+			add(v)
+		}
+	}
+	// The first argument of a call that loads a model:
+	// AutoModel.from_pretrained("x"), pipeline('/path'), LLM("x").
+	for _, m := range loaderCallRE.FindAllStringSubmatch(text, 4) {
+		if looksLikeModel(m[1]) || looksLikePath(m[1]) || isModelName(m[1], s) {
+			add(m[1])
+		}
+	}
+	// The model a loading error names: "Incorrect path_or_model_id:
+	// '/data/x'", "'x' is not a local folder and is not a valid model
+	// identifier", "it looks like x is not the path to a directory".
+	for _, re := range loadErrorModelREs {
+		for _, m := range re.FindAllStringSubmatch(text, 2) {
+			if looksLikeModel(m[1]) || looksLikePath(m[1]) || isModelName(m[1], s) {
+				add(m[1])
+			}
+		}
+	}
+	// "model": "x" in a request body, 'model': '/path' in vLLM's
+	// "non-default args" dump, 'pretrained': ... in lm-eval's.
+	for _, m := range requestModelRE.FindAllStringSubmatch(text, 4) {
+		if looksLikeModel(m[1]) && modelShaped(m[1], s) || looksLikePath(m[1]) || isModelName(m[1], s) {
+			add(m[1])
+		}
+	}
+	// Hugging Face model URLs.
+	for _, m := range hfURLRE.FindAllStringSubmatch(text, 4) {
+		add(m[1])
+	}
+	// An org/name string literal in code: Bonito("BatsResearch/bonito-v1").
+	for _, m := range quotedIDRE.FindAllStringSubmatch(text, 8) {
+		if id := m[1]; !mimeTypes[strings.ToLower(strings.SplitN(id, "/", 2)[0])] && (modelShaped(id, s) || quotedIDName(id)) {
+			add(id)
+		}
+	}
+}
+
+// orgNameModels adds org/name ids anywhere in the text that are shaped
+// like models and are not paths, URLs, container images or files.
+func orgNameModels(text string, s *Schema, add func(string)) {
+	for _, m := range modelRE.FindAllStringSubmatchIndex(text, 64) {
+		org, name := text[m[2]:m[3]], text[m[4]:m[5]]
+		end := m[5]
+		if end < len(text) && (text[end] == '/' || text[end] == ':' && strings.HasPrefix(text[end:], "://")) {
+			continue // a longer path or a URL
+		}
+		if start := m[2]; start > 0 && (text[start-1] == '/' || text[start-1] == '.' || text[start-1] == '~') {
+			continue
+		}
+		if notModelOrgs[strings.ToLower(org)] || !hasLetter(name) || isFileName(name) {
+			continue
+		}
+		if end < len(text) && text[end] == ':' && !strings.HasPrefix(text[end:], ": ") {
+			continue // an image reference: org/name:tag
+		}
+		if p, _ := s.image(org + "/" + name); p != nil || !modelShaped(org+"/"+name, s) {
+			continue
+		}
+		add(org + "/" + name)
+	}
+}
+
+// bareModels adds model names without an organisation written in
+// sentences and titles.
+func bareModels(doc *document, s *Schema, add func(string)) {
+	// Bare names in sentences and titles: "The model is Qwen2.5-14B-Instruct".
+	// Error messages name model types ("model type `qwen2_5_vl`"), not
+	// the poster's model.
+	var proseLines []string
+	for _, l := range doc.prose {
+		if !isErrorLine(l) && !strings.Contains(l, "Error: ") && !gitLogLineRE.MatchString(l) {
+			proseLines = append(proseLines, l)
+		}
+	}
+	prose := strings.Join(proseLines, "\n")
+	if len(prose) > scanLimit {
+		prose = prose[:scanLimit]
+	}
+	for _, t := range []string{doc.title, prose} {
+		for _, m := range bareModelRE.FindAllStringSubmatchIndex(t, -1) {
+			name := t[m[2]:m[3]]
+			if m[2] > 0 && strings.ContainsRune("/\\.@=", rune(t[m[2]-1])) || m[3] < len(t) && t[m[3]] == '/' {
+				continue // part of a path, URL, id or setting
+			}
+			if isModelName(name, s) {
+				add(strings.TrimRight(name, ".-_"))
+			}
+		}
+	}
+}
+
+var (
+	loaderCallRE      = regexp.MustCompile(`\b(?:from_pretrained|pipeline|LLM)\(\s*['"]([^'"\s]{3,200})['"]`)
+	loadErrorModelREs = []*regexp.Regexp{
+		regexp.MustCompile(`Incorrect path_or_model_id: '([^'\s]{3,200})'`),
+		regexp.MustCompile(`'([^'\s]{3,200})' is not a local folder and is not a valid model identifier`),
+		regexp.MustCompile(`it looks like ([^\s'"]{3,200}) is not the path to a directory`),
+		regexp.MustCompile(`Can't load (?:the )?(?:tokenizer|config|configuration|model) for '([^'\s]{3,200})'`),
+	}
+	// "model": "x" in an API request body or a logged argument dict.
+	requestModelRE = regexp.MustCompile(`["'](?:model|pretrained)["']\s*:\s*["']([^"'\s]{2,200})["']`)
+	hfURLRE        = regexp.MustCompile(`\bhuggingface\.co/(?:models/)?([A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z][\w.-]*)`)
+	quotedIDRE     = regexp.MustCompile(`["']([A-Za-z0-9][\w.-]{1,60}/[\w.-]*[A-Za-z][\w.-]{0,100})["']`)
+	versionOnlyRE  = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
+	// A word that may be a bare model name; isModelName decides.
+	bareModelRE = regexp.MustCompile(`(?:^|[\s(\[,;:"'` + "`" + `])([A-Za-z][\w.-]{2,80})`)
+	// A model size or a quantisation: 7B, 1.5b, 128E, AWQ, GPTQ, Int4.
+	modelSizeRE = regexp.MustCompile(`(?i)(?:^|[-_.])(?:\d+(?:\.\d+)?[bmk]|\d+x\d+b|awq|gptq|gguf|int[48]|fp8|nvfp4|instruct|chat)(?:$|[-_.])`)
+	// Class names of model architectures are not model names.
+	archClassRE = regexp.MustCompile(`For(?:CausalLM|ConditionalGeneration|SequenceClassification|MaskedLM)$|Model$|Config$|Tokenizer$`)
+)
+
+// mimeTypes are the first halves of media types, which are org/name
+// shaped.
+var mimeTypes = map[string]bool{"application": true, "text": true, "image": true, "audio": true, "video": true, "multipart": true, "font": true}
+
+// quotedIDName reports whether a quoted org/name has a name that can only
+// be an artifact's: letters with a number, not a bare version (apps/v1).
+func quotedIDName(id string) bool {
+	org, name, _ := strings.Cut(id, "/")
+	return !notModelOrgs[strings.ToLower(org)] && len(name) >= 4 && hasLetter(name) &&
+		strings.ContainsAny(name, "0123456789") && !versionOnlyRE.MatchString(name) && !isFileName(name)
+}
+
+// familyPrefix reports whether name starts with one of the schema's model
+// family words followed by a number or a separator ("Qwen2.5", "gpt2",
+// "Llama-3", "deepseek-vl2").
+func familyPrefix(name string, s *Schema) bool {
+	if s == nil {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, f := range s.Vocabulary.ModelFamilies {
+		f = strings.ToLower(f)
+		if !strings.HasPrefix(lower, f) {
+			continue
+		}
+		rest := lower[len(f):]
+		if rest == "" {
+			continue
+		}
+		if c := rest[0]; c >= '0' && c <= '9' || (c == '-' || c == '_' || c == '.') && len(rest) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// isModelName reports whether a word written without an organisation is
+// a model's name: it starts with a family word and holds a digit.
+func isModelName(name string, s *Schema) bool {
+	// Model types and module names use underscores (qwen2_5_vl); model
+	// names use dashes and dots.
+	if len(name) < 4 || !strings.ContainsAny(name, "0123456789") || archClassRE.MatchString(name) || isFileName(name) ||
+		strings.Contains(name, "_") && !strings.ContainsAny(name, "-.") {
+		return false
+	}
+	return familyPrefix(name, s)
+}
+
+// modelShaped reports whether an org/name id looks like a model rather
+// than a MIME type, an API path, a ratio or a pair of words.
+func modelShaped(id string, s *Schema) bool {
+	_, name, _ := strings.Cut(id, "/")
+	if strings.Contains(name, "/") || len(name) < 2 {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, f := range s.vocabularyFamilies() {
+		if strings.Contains(lower, f) {
+			return true
+		}
+	}
+	return modelSizeRE.MatchString(name)
+}
+
+// vocabularyFamilies returns the schema's model family words, lower case.
+func (s *Schema) vocabularyFamilies() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.Vocabulary.ModelFamilies))
+	for i, f := range s.Vocabulary.ModelFamilies {
+		out[i] = strings.ToLower(f)
+	}
+	return out
+}
+
+var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_name_or_path)?\s*=\s*['"]([^'"\s]{3,200})['"]|\bpretrained=([^,'"\s]{3,200})`)
+
+// looksLikePath reports whether s is a local model path (a directory or a
+// weights file), which is how many posts name their model.
+func looksLikePath(s string) bool {
+	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")) &&
+		strings.Count(s, "/") >= 2 && !isFileName(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
+}
+
+func looksLikeModel(s string) bool {
+	org, name, ok := strings.Cut(s, "/")
+	return ok && org != "" && name != "" && !strings.Contains(name, "/") && !strings.HasPrefix(s, ".") && !strings.HasPrefix(s, "~")
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func isFileName(s string) bool {
+	for _, ext := range []string{".py", ".json", ".jinja", ".yaml", ".yml", ".txt", ".sh", ".so", ".md", ".html", ".cpp", ".cu", ".h", ".log", ".gguf"} {
+		if strings.HasSuffix(strings.ToLower(s), ext) {
+			return !strings.HasSuffix(strings.ToLower(s), ".gguf") || strings.Count(s, "/") > 0
+		}
+	}
+	return false
+}
+
+var intentRE = regexp.MustCompile(`(?i)\b(?:i(?:'m| am) trying to|i want to|i(?:'m| am) attempting to|i need to|how (?:do|can) i|i(?:'d| would) like to|i(?:'m| am) (?:running|deploying|serving|using))\b[^.!?\n]*`)
+
+func extractIntent(doc *document) string {
+	for _, l := range doc.prose {
+		if m := intentRE.FindString(l); m != "" {
+			m = strings.TrimSpace(m)
+			if len(m) > 160 {
+				m = m[:160]
+			}
+			return m
+		}
+	}
+	return ""
+}
+
+func extractEnv(doc *document, cmds []Command) map[string]string {
+	env := map[string]string{}
+	for _, c := range cmds {
+		for k, v := range c.Env {
+			env[k] = v
+		}
+	}
+	for _, l := range doc.lines() {
+		if m := exportEnvRE.FindStringSubmatch(l); m != nil {
+			env[m[1]] = m[2]
+		}
+	}
+	if len(env) == 0 {
+		return nil
+	}
+	return env
+}
+
+func firstMatch(re *regexp.Regexp, lines []string) string {
+	for _, l := range lines {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// isErrorLine reports whether a line is an exception line, whose versions
+// and hardware names describe requirements rather than the poster's setup.
+func isErrorLine(l string) bool {
+	t := strings.TrimSpace(logPrefixRE.ReplaceAllString(l, ""))
+	return pyExcRE.MatchString(t)
+}
+
+// containsAny reports whether s contains any of the needles.
+func containsAny(s string, needles []string) bool {
+	for _, n := range needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}

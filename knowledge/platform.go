@@ -1,0 +1,212 @@
+package knowledge
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// platformSignal is one piece of evidence for a platform, with a weight:
+// a version suffix (+rocm725) outweighs hardware names, which outweigh
+// words. "CUDA out of memory" is printed by PyTorch on ROCm too, so the
+// bare word cuda is weak.
+//
+// needles, when set, are lower-case strings of which every match of re
+// contains at least one; a post holding none of them skips the regexp.
+type platformSignal struct {
+	re       *regexp.Regexp
+	platform string
+	weight   int
+	needles  []string
+}
+
+var platformSignals = []platformSignal{
+	{regexp.MustCompile(`\+rocm\d*|\brocm/vllm|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
+	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
+	{regexp.MustCompile(`\+cpu\b|VLLM_TARGET_DEVICE=cpu|\bvllm-cpu\b`), "cpu", 10, []string{"cpu"}},
+	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
+	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
+	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
+	{regexp.MustCompile(`(?i)\b(?:HIP error|hipError|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|--device[= ]/dev/kfd)`), "rocm", 6, []string{"hip", "rocr", "/dev/kfd"}},
+	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
+	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
+	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
+}
+
+// detectedPlatformRE is vLLM's own statement of the platform it found.
+var detectedPlatformRE = regexp.MustCompile(`(?i)Automatically detected platform (cuda|rocm|cpu|xpu|tpu|neuron)\b`)
+
+// hardwareWeight is the evidence of one hardware word of the pack's
+// vocabulary: between a bare "cuda" (1) and a version suffix (8-10),
+// equal to the strongest generic signals, since a GPU's name says which
+// platform it runs but a post may name hardware it does not use.
+const hardwareWeight = 5
+
+func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
+	score := map[string]int{}
+	for _, ver := range versions {
+		switch {
+		case strings.Contains(ver, "+rocm"):
+			score["rocm"] += 10
+		case strings.Contains(ver, "+cu"):
+			score["cuda"] += 8
+		case strings.HasSuffix(ver, "+cpu"):
+			score["cpu"] += 10
+		case strings.Contains(ver, "+xpu"):
+			score["xpu"] += 10
+		}
+	}
+	if _, ok := versions["rocm"]; ok {
+		score["rocm"] += 6
+	}
+	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
+	// Pasted `git log --oneline` lines name other people's platforms.
+	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
+	lower := strings.ToLower(text)
+	if strings.Contains(lower, "on cpu") {
+		text = cpuCoreRE.ReplaceAllString(text, "")
+	}
+	for _, s := range platformSignals {
+		if s.needles != nil && !containsAny(lower, s.needles) {
+			continue
+		}
+		// A signal counts at most three times, so three matches are enough.
+		n := len(s.re.FindAllStringIndex(text, 3))
+		if n > 0 {
+			score[s.platform] += s.weight * min(n, 3)
+		}
+	}
+	// A device chosen on a command line: --device cpu.
+	for _, c := range cmds {
+		if d := strings.ToLower(c.Flags["--device"]); d != "" {
+			switch d {
+			case "cpu", "cuda", "rocm", "xpu", "tpu", "neuron":
+				score[d] += 10
+			}
+		}
+	}
+	if m := detectedPlatformRE.FindStringSubmatch(text); m != nil {
+		score[strings.ToLower(m[1])] += 10
+	}
+	for plat, n := range hardwareHits(text, s) {
+		score[plat] += hardwareWeight * min(n, 3)
+	}
+	best, bestScore := "", 0
+	for _, p := range []string{"rocm", "cuda", "cpu", "xpu", "tpu", "neuron"} {
+		if score[p] > bestScore {
+			best, bestScore = p, score[p]
+		}
+	}
+	return best
+}
+
+var (
+	cpuCoreRE    = regexp.MustCompile(`(?i)\bon cpu \d+`)
+	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+)
+
+// hardwareHits counts, per platform, the distinct hardware words of the
+// schema's vocabulary that the text names as whole words; a word ending
+// in "*" matches any continuation ("RTX*" matches RTX4090). Lines that
+// are error messages name requirements ("only supports AMD MI200 GPUs or
+// newer"), not the poster's hardware, and are skipped.
+func hardwareHits(text string, s *Schema) map[string]int {
+	if s == nil || len(s.Vocabulary.Hardware) == 0 {
+		return nil
+	}
+	var kept []string
+	for _, l := range strings.Split(text, "\n") {
+		if !isErrorLine(l) {
+			kept = append(kept, l)
+		}
+	}
+	lower := strings.ToLower(strings.Join(kept, "\n"))
+	hits := map[string]int{}
+	for plat, words := range s.Vocabulary.Hardware {
+		for _, w := range words {
+			w = strings.ToLower(w)
+			prefix := strings.HasSuffix(w, "*")
+			w = strings.TrimSuffix(w, "*")
+			if w != "" && containsHardwareWord(lower, w, prefix) {
+				hits[plat]++
+			}
+		}
+	}
+	return hits
+}
+
+// containsHardwareWord reports whether w occurs in text starting at a word
+// boundary and, unless prefix is set, ending at one. A number before the
+// word counts as a boundary ("2xH100", "8x A100").
+func containsHardwareWord(text, w string, prefix bool) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		okStart := start == 0 || !isWordByte(text[start-1]) || text[start-1] == 'x' && start >= 2 && text[start-2] >= '0' && text[start-2] <= '9'
+		okEnd := prefix || end == len(text) || !isWordByte(text[end])
+		if okStart && okEnd {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+var (
+	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s?(?:GB|GiB|G)\s+((?:AMD|NVIDIA|Nvidia|Intel)?\s?(?:[\w-]+\s)?(?:GPU|card|VRAM))\b`)
+	gpuNamedRE    = regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?|(?:NVIDIA\s+)?(?:A100|H100|H200|H20|B200|GB200|A10G|A10|A30|A40|A6000|L40S|L40|L4|T4|V100|P100)|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*(\d{2,3})\s?GB)?`)
+)
+
+// extractGPUs finds accelerators with their memory where the post says it.
+// The total capacity printed in a CUDA OOM message fills in memory when no
+// size was stated.
+func extractGPUs(doc *document, errs []ErrorInfo) []GPU {
+	var out []GPU
+	seen := map[string]bool{}
+	var kept []string
+	for _, l := range strings.Split(doc.scanText(), "\n") {
+		if !isErrorLine(l) {
+			kept = append(kept, l) // "only supports AMD MI200 GPUs" names no GPU of the poster's
+		}
+	}
+	text := strings.Join(kept, "\n")
+	for _, m := range gpuMemFirstRE.FindAllStringSubmatch(text, 4) {
+		mem, _ := strconv.ParseFloat(m[1], 64)
+		name := strings.TrimSpace(m[2])
+		key := strings.ToLower(name)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, GPU{Name: name, MemoryGiB: mem})
+	}
+	for _, m := range gpuNamedRE.FindAllStringSubmatch(text, 8) {
+		name := strings.Join(strings.Fields(m[2]), " ")
+		key := strings.ToLower(name)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		g := GPU{Name: name}
+		if m[3] != "" {
+			g.MemoryGiB, _ = strconv.ParseFloat(m[3], 64)
+		}
+		if m[1] != "" {
+			g.Count, _ = strconv.Atoi(strings.TrimRight(strings.TrimSpace(m[1]), "x× "))
+		}
+		out = append(out, g)
+	}
+	for _, e := range errs {
+		if total, ok := e.Numbers["oom_total_gib"]; ok {
+			if len(out) == 0 {
+				out = append(out, GPU{Name: "GPU 0", MemoryGiB: total})
+			} else if out[0].MemoryGiB == 0 {
+				out[0].MemoryGiB = total
+			}
+			break
+		}
+	}
+	return out
+}

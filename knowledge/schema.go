@@ -1,0 +1,187 @@
+package knowledge
+
+import (
+	"strings"
+)
+
+// Program is a pack's schema for one command-line program: which words are
+// its subcommands, which flags take no value, which short flags are aliases,
+// and how it is reached through `python -m` or a container image.
+type Program struct {
+	Name         string            `yaml:"name" json:"name"`
+	Subcommands  []string          `yaml:"subcommands" json:"subcommands,omitempty"`
+	BooleanFlags []string          `yaml:"boolean_flags" json:"boolean_flags,omitempty"`
+	Aliases      map[string]string `yaml:"aliases" json:"aliases,omitempty"`
+	// Modules maps `python -m` module names to the subcommand they run.
+	Modules map[string]string `yaml:"modules" json:"modules,omitempty"`
+	// Images maps container image repositories (no tag) to the subcommand
+	// their entrypoint runs.
+	Images map[string]string `yaml:"images" json:"images,omitempty"`
+	// ModelFlag names the flag that carries the model id when it is not the
+	// first positional argument (e.g. --model).
+	ModelFlag string `yaml:"model_flag" json:"model_flag,omitempty"`
+}
+
+// Schema is the set of programs Herald knows, merged from all packs.
+// The zero value knows no programs and still parses commands generically.
+type Schema struct {
+	Programs []Program `json:"programs"`
+	Topics   []Topic   `json:"topics,omitempty"`
+	// Templates are known error messages with their classes, from the
+	// packs' entries, for naming the class of a message printed without it.
+	Templates []ErrorTemplate `json:"templates,omitempty"`
+	// Vocabulary is the packs' words for hardware and models.
+	Vocabulary Vocabulary `json:"vocabulary"`
+
+	// templates is Templates compiled; nil until the schema is prepared.
+	templates []compiledTemplate
+}
+
+// Vocabulary is what a pack knows about the words of its posts: which
+// words name which platform's hardware, which words start a model's name,
+// and which device names appear in the same error on different hardware.
+type Vocabulary struct {
+	// DeviceWords are the device names an error message carries ("CUDA
+	// out of memory", "HIP out of memory", "XPU out of memory").
+	DeviceWords []string `yaml:"device_words" json:"device_words,omitempty"`
+	// Hardware maps a platform (cuda, rocm, xpu, cpu, tpu, neuron) to
+	// words that name its hardware: GPU models, product lines, arch
+	// names, cloud instance families. A word ending in "*" matches any
+	// continuation ("gfx9*", "g5.*").
+	Hardware map[string][]string `yaml:"hardware" json:"hardware,omitempty"`
+	// ModelFamilies are words a model's name starts with (llama, qwen),
+	// for recognising model names written without an organisation.
+	ModelFamilies []string `yaml:"model_families" json:"model_families,omitempty"`
+	// Package is the package the pack is about: the one whose version
+	// entries' affected ranges, fixes and advice conditions ("{vllm
+	// <0.9}") speak of.
+	Package MainPackage `yaml:"main_package" json:"main_package,omitzero"`
+	// LabelPlatforms maps a platform to the issue-tracker labels that say
+	// an imported issue is about it (rocm: [rocm, amd]).
+	LabelPlatforms map[string][]string `yaml:"label_platforms" json:"label_platforms,omitempty"`
+}
+
+// MainPackage names the package a pack is about.
+type MainPackage struct {
+	// Name is how versions and advice conditions spell it (vllm).
+	Name string `yaml:"name" json:"name"`
+	// Display is how replies write it (vLLM); empty means Name.
+	Display string `yaml:"display" json:"display,omitempty"`
+}
+
+// String is the name replies write.
+func (p MainPackage) String() string {
+	if p.Display != "" {
+		return p.Display
+	}
+	return p.Name
+}
+
+// Prepare compiles what the schema matches with; call it once after
+// building or decoding a schema, before sharing it between goroutines.
+// MergeSchemas and Pack.Schema return prepared schemas.
+func (s *Schema) Prepare() *Schema {
+	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
+	return s
+}
+
+// Topic is a pack's rule for tagging a post: the post is about Tag when
+// it sets one of Flags, fails with an error containing one of Errors, runs
+// on one of Platforms, or says one of Words. Entries carrying the same tag
+// gain evidence, and sweeps use the tags to label topics.
+type Topic struct {
+	Tag       string   `yaml:"tag" json:"tag"`
+	Flags     []string `yaml:"flags" json:"flags,omitempty"`
+	Errors    []string `yaml:"errors" json:"errors,omitempty"`
+	Platforms []string `yaml:"platforms" json:"platforms,omitempty"`
+	Words     []string `yaml:"words" json:"words,omitempty"`
+}
+
+func (s *Schema) program(name string) *Program {
+	if s == nil {
+		return nil
+	}
+	for i := range s.Programs {
+		if s.Programs[i].Name == name {
+			return &s.Programs[i]
+		}
+	}
+	return nil
+}
+
+func (s *Schema) module(mod string) (*Program, string) {
+	if s == nil {
+		return nil, ""
+	}
+	for i := range s.Programs {
+		if sub, ok := s.Programs[i].Modules[mod]; ok {
+			return &s.Programs[i], sub
+		}
+	}
+	return nil, ""
+}
+
+func (s *Schema) image(img string) (*Program, string) {
+	if s == nil {
+		return nil, ""
+	}
+	repo := img
+	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
+		repo = repo[:i]
+	}
+	repo = strings.TrimPrefix(repo, "docker.io/")
+	for i := range s.Programs {
+		if sub, ok := s.Programs[i].Images[repo]; ok {
+			return &s.Programs[i], sub
+		}
+	}
+	return nil, ""
+}
+
+func (p *Program) isBoolean(flag string) bool {
+	if p == nil {
+		return false
+	}
+	for _, f := range p.BooleanFlags {
+		if f == flag {
+			return true
+		}
+	}
+	// --no-foo is the negation of a boolean --foo.
+	if rest, ok := strings.CutPrefix(flag, "--no-"); ok {
+		for _, f := range p.BooleanFlags {
+			if f == "--"+rest {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// CanonicalFlag maps a short alias any program of the schema knows
+// ("-tp") to its long flag; other flags are returned unchanged.
+func (s *Schema) CanonicalFlag(f string) string {
+	if s == nil {
+		return f
+	}
+	for _, p := range s.Programs {
+		if long, ok := p.Aliases[f]; ok {
+			return long
+		}
+	}
+	return f
+}
+
+// byModelFlag returns the program whose model flag begins line.
+func (s *Schema) byModelFlag(line string) *Program {
+	if s == nil || !strings.HasPrefix(line, "--") {
+		return nil
+	}
+	for i := range s.Programs {
+		f := s.Programs[i].ModelFlag
+		if f != "" && (strings.HasPrefix(line, f+" ") || strings.HasPrefix(line, f+"=")) {
+			return &s.Programs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// symptomInfo is a symptom prepared for comparison.
+type symptomInfo struct {
+	class  string
+	tokens map[string]bool // words of the message (class excluded)
+}
+
+// symptomMemo memoises symptom preparation: the same symptom texts recur
+// across candidates and posts. It empties itself when it grows past
+// symptomMemoMax, which bounds memory however large the knowledge base is.
+// The zero value is ready to use and safe for concurrent use.
+type symptomMemo struct {
+	mu sync.Mutex
+	m  map[string]symptomInfo
+}
+
+const symptomMemoMax = 50_000
+
+// titleTokens returns the words of an entry title, memoised with the
+// symptoms (a title is prepared like a described symptom).
+func (sm *symptomMemo) titleTokens(title string) map[string]bool {
+	return sm.get("\x00title\x00" + title).tokens
+}
+
+func (sm *symptomMemo) get(sym string) symptomInfo {
+	sm.mu.Lock()
+	info, ok := sm.m[sym]
+	sm.mu.Unlock()
+	if ok {
+		return info
+	}
+	class, msg := splitSymptom(sym)
+	info = symptomInfo{class: class, tokens: tokenSet(maskPathRE.ReplaceAllString(msg, " "))}
+	sm.mu.Lock()
+	if sm.m == nil || len(sm.m) >= symptomMemoMax {
+		sm.m = make(map[string]symptomInfo)
+	}
+	sm.m[sym] = info
+	sm.mu.Unlock()
+	return info
+}
+
+// splitSymptom splits "pkg.Class: message" into class and message; a
+// described symptom returns an empty class.
+func splitSymptom(sym string) (class, msg string) {
+	sym = strings.TrimSpace(sym)
+	if m := pyExcRE.FindStringSubmatch(sym); m != nil {
+		return m[1], m[2]
+	}
+	if m := classLeadRE.FindStringSubmatch(sym); m != nil {
+		return m[1], m[2]
+	}
+	return "", sym
+}
+
+// classLeadRE matches a symptom that starts with an exception class and
+// goes on in words: "torch.OutOfMemoryError during _initialize_kv_caches".
+var classLeadRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\s+(.*)$`)
+
+func sameException(a, b string) bool {
+	return a == b || lastDotted(a) == lastDotted(b)
+}
+
+func lastDotted(s string) string {
+	if i := strings.LastIndex(s, "."); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+var stopwords = map[string]bool{
+	"the": true, "a": true, "an": true, "of": true, "to": true, "is": true, "in": true, "and": true,
+	"or": true, "for": true, "on": true, "with": true, "be": true, "it": true, "this": true, "that": true,
+	"was": true, "are": true, "not": true, "at": true, "by": true, "as": true, "if": true, "but": true,
+	"from": true, "when": true, "can": true, "you": true, "i": true, "my": true, "n": true,
+}
+
+// tokenSet returns the lower-cased words of s (a letter then letters,
+// digits or underscores), without stopwords. It is hand-written because it
+// runs for every symptom of every candidate.
+func tokenSet(s string) map[string]bool {
+	out := map[string]bool{}
+	n := 0
+	for i := 0; i < len(s) && n < 200; {
+		c := s[i]
+		if !isLetter(c) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (isLetter(s[j]) || s[j] >= '0' && s[j] <= '9' || s[j] == '_') {
+			j++
+		}
+		// A word glued to a preceding digit ("0xdead", "8x") is an id.
+		if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			i = j
+			continue
+		}
+		w := strings.ToLower(s[i:j])
+		i = j
+		n++
+		if stopwords[w] {
+			continue
+		}
+		out[w] = true
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// containment is the share of the symptom's tokens found in the post's
+// signature, damped when the symptom is much shorter than the signature
+// would need to be to say the same thing.
+func containment(sym, post map[string]bool) float64 {
+	if len(sym) == 0 || len(post) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range sym {
+		if post[w] {
+			n++
+		}
+	}
+	c := float64(n) / float64(len(sym))
+	if len(sym) < 3 {
+		c *= 0.7
+	}
+	return c
+}
+
+// postTokens indexes the words and flags of a post for symptom checks.
+type postTokens struct {
+	words map[string]bool
+	flags map[string]bool
+	raw   string
+}
+
+func newPostTokens(text string) postTokens {
+	if len(text) > MaxPostBytes {
+		text = text[:MaxPostBytes]
+	}
+	// Words for symptom checks leave out flag names: a command's
+	// --enable-auto-tool-choice does not describe a tool-choice error.
+	pt := postTokens{words: tokenSet(flagMentionRE.ReplaceAllString(text, " ")), flags: map[string]bool{}, raw: text}
+	for _, fl := range flagMentionRE.FindAllString(text, 256) {
+		pt.flags[normFlag(fl)] = true
+	}
+
+	return pt
+}
+
+func (pt postTokens) hasFlag(f string) bool { return pt.flags[f] }
+func (pt postTokens) hasWord(w string) bool { return pt.words[w] }
+func (pt postTokens) hasRaw(s string) bool  { return strings.Contains(pt.raw, s) }
+
+// coverage is the share of a described symptom's words found in the post.
+func (pt postTokens) coverage(toks map[string]bool) (float64, int) {
+	if len(toks) == 0 {
+		return 0, 0
+	}
+	n := 0
+	for w := range toks {
+		if pt.words[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(toks)), len(toks)
+}
+
+// modelFamilyHit reports which of the post's models (or its text) belongs to
+// the family fam ("deepseek-v2", "qwen3", "gguf").
+func modelFamilyHit(fam string, models []string, pt postTokens) string {
+	key := squash(fam)
+	if len(key) < 3 {
+		return ""
+	}
+	for _, m := range models {
+		_, name, ok := strings.Cut(m, "/")
+		if !ok {
+			name = m
+		}
+		if strings.Contains(squash(name), key) {
+			return m
+		}
+	}
+	if strings.Contains(squash(pt.raw), key) && len(key) >= 5 {
+		return fam
+	}
+	return ""
+}
+
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

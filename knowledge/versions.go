@@ -1,0 +1,294 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// versionRE is a release version: 0.24.0, 0.6.3.post1, 0.8.0rc3.dev31+g61f41218,
+// 2.4.0+cu121, 0.24.0+rocm725.
+const versionPat = `v?(\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev|post|dev)\d*)*(?:\.dev\d+)?(?:\+[\w.]+)?)`
+
+var (
+	// "vllm -v" / "vllm --version" on one line, the version on the next.
+	versionCmdRE  = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?([\w.-]+)\s+(?:-v|-V|--version|version)\s*$`)
+	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
+	// "vllm==0.6.3", "vllm 0.6.3" (pip list), "vLLM version: 0.8.3",
+	// "vLLM Version: 0.8.3" (collect_env), "vllm version 0.5.3".
+	pkgVersionRE    = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
+	pipShowRE       = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE    = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	serverVersionRE = regexp.MustCompile(`(?i)\bvLLM (?:API server )?version:? ` + versionPat)
+	rocmVersionRE   = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE   = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE     = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE            = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE     = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+)
+
+// Version statements are weighed by how they were made: a tool's own
+// listing (pip, collect_env, `x --version`, a pinned requirement, an
+// image tag) outranks a labelled statement ("vLLM version: 0.8.3"),
+// which outranks a package named beside a number in a sentence ("the
+// support that arrived in transformers 5.10"), which outranks the title.
+// Within a tier the first statement wins.
+const (
+	tierTitle = iota + 1
+	tierProse
+	tierLabelled
+	tierListing
+)
+
+var (
+	// "name==1.2.3", "name=1.2.3" (pip freeze, conda, requirements).
+	pinRE = regexp.MustCompile(`(?:^|[\s(,;` + "`" + `'"])([A-Za-z][\w.-]*[A-Za-z0-9])\s*={1,2}\s*` + versionPat + `(?:[\s,;)` + "`" + `'"]|$)`)
+	// A pip list / conda list row or a bullet: "vllm      0.9.2",
+	// "- triton-windows 3.8.0.post28".
+	listRowRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s{2,}|\s+(?:[-*]\s*)?|\s*[:|]\s*)` + versionPat + `(?:\s+\S+)?\s*$`)
+	// "NAME version: X", "NAME version is X", "NAME 版本：X", "NAME: X",
+	// "NAME : X" (collect_env), with the value optionally quoted.
+	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*(?:version|版本|ver\.?)\s*(?:is|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
+	// An image reference with a version tag: vllm/vllm-openai:v0.8.3,
+	// ghcr.io/x/vllm:v0.8.1, nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.
+	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)(?:[\s)\]` + "`" + `'",]|$)`)
+	driverRE   = regexp.MustCompile(`(?i)\b(?:NVIDIA |Nvidia )?driver version\s*:?\s*(\d{3}\.\d+(?:\.\d+)?)`)
+	nvccRE     = regexp.MustCompile(`(?i)\bCuda compilation tools, release (\d+\.\d+)`)
+	// "Python: 3.12", "Python 3.11.13", "Python version: 3.12.13"; not
+	// "python3.10/site-packages".
+	pythonStatedRE = regexp.MustCompile(`(?i)(?:^|[^/\w])Python(?:\s+version)?(?:\s*:\s*|\s+)v?(3\.\d{1,2}(?:\.\d+)?)\b`)
+)
+
+// knownPackages are names whose versions are read even when written
+// loosely ("PyTorch 2.4.0", "cuda11.8"); other names need a statement
+// whose form says it is a version: a pin, a listing row, a label with a
+// full x.y.z version.
+var knownPackages = map[string]bool{
+	"vllm": true, "vllm-mlx": true, "torch": true, "pytorch": true, "transformers": true,
+	"triton": true, "xformers": true, "flashinfer": true, "flashinfer-python": true,
+	"flash-attn": true, "flash_attn": true, "lmdeploy": true, "sglang": true, "nccl": true,
+	"vllm-flash-attn": true, "tokenizers": true, "ray": true, "numpy": true, "cuda": true,
+	"rocm": true, "python": true, "torchvision": true, "xinference": true, "safetensors": true,
+	"accelerate": true, "peft": true, "bitsandbytes": true, "auto-gptq": true, "autoawq": true,
+	"openai": true, "fastapi": true, "pydantic": true, "docker": true,
+}
+
+// notPackages are labels that precede numbers but name no package.
+var notPackages = map[string]bool{
+	"version": true, "release": true, "driver": true, "compute": true, "capability": true,
+	"temperature": true, "top_p": true, "top-p": true, "port": true, "line": true, "step": true,
+	"epoch": true, "loss": true, "time": true, "took": true, "memory": true, "utilization": true,
+	"ratio": true, "rate": true, "speed": true, "throughput": true, "latency": true, "score": true,
+	"ip": true, "host": true, "address": true, "date": true, "size": true, "total": true, "free": true,
+	"used": true, "gpu": true, "gib": true, "gb": true, "mb": true, "arch": true, "sm": true,
+	"kernel": true, "os": true, "ubuntu": true, "image": true, "tag": true, "linux": true,
+	// Qualifiers before "version": "API server version", "CUDA runtime
+	// version", "build version".
+	"server": true, "runtime": true, "api": true, "build": true, "client": true, "engine": true,
+	"library": true, "lib": true, "package": true, "platform": true, "model": true, "bios": true,
+	"firmware": true, "protocol": true, "schema": true, "config": true, "file": true, "format": true,
+}
+
+// versionKey normalises a package name.
+func versionKey(pkg string) string {
+	pkg = strings.ToLower(pkg)
+	switch pkg {
+	case "pytorch":
+		return "torch"
+	case "flashinfer-python":
+		return "flashinfer"
+	case "flash_attn":
+		return "flash-attn"
+	}
+	if strings.HasPrefix(pkg, "nvidia-nccl-") {
+		return "nccl"
+	}
+	return pkg
+}
+
+// fullVersion reports whether ver has the form only versions have: three
+// or more numbers, or a pre-release, post-release or local suffix.
+func fullVersion(ver string) bool {
+	return strings.Count(ver, ".") >= 2 || strings.ContainsAny(ver, "+") || strings.Contains(ver, "rc") || strings.Contains(ver, "post") || strings.Contains(ver, "dev")
+}
+
+// versionSet collects version statements with their tiers.
+type versionSet struct {
+	v    map[string]string
+	tier map[string]int
+}
+
+func (vs *versionSet) set(pkg, ver string, tier int) {
+	pkg = versionKey(pkg)
+	if ver == "" || pkg == "" || notPackages[pkg] {
+		return
+	}
+	if t, ok := vs.tier[pkg]; ok && t >= tier {
+		return
+	}
+	vs.v[pkg] = ver
+	vs.tier[pkg] = tier
+}
+
+// extractVersions reads versions from tool listings, labelled statements,
+// image tags and sentences; see the tiers above.
+func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string {
+	vs := &versionSet{v: map[string]string{}, tier: map[string]int{}}
+	lines := doc.lines()
+	for i, l := range lines {
+		if isErrorLine(l) {
+			continue // "As of transformers v4.44, ..." states no installed version
+		}
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
+		}
+		if m := versionCmdRE.FindStringSubmatch(l); m != nil {
+			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
+				vs.set(m[1], n[1], tierListing)
+				continue
+			}
+		}
+		vs.listed(l, next, s)
+		vs.labelled(l)
+		vs.prose(l)
+	}
+	vs.title(doc.title, s)
+	vs.images(cmds, s)
+	return vs.v
+}
+
+// listed reads the versions a listing states (pip show, collect_env,
+// pins, list rows, image tags); next is the line after l.
+func (vs *versionSet) listed(l, next string, s *Schema) {
+	if m := pipShowRE.FindStringSubmatch(l); m != nil && next != "" {
+		if n := pipShowVerRE.FindStringSubmatch(next); n != nil {
+			vs.set(m[1], n[1], tierListing)
+		}
+	}
+	if m := serverVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("vllm", m[1], tierListing)
+	}
+	for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
+		if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
+			vs.set(m[1], m[2], tierListing)
+		}
+	}
+	if m := listRowRE.FindStringSubmatch(l); m != nil {
+		name := strings.ToLower(m[1])
+		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+			vs.set(m[1], m[2], tierListing)
+		}
+	}
+	for _, m := range imageTagRE.FindAllStringSubmatch(l, -1) {
+		if pkg := imagePackage(m[1], s); pkg != "" {
+			vs.set(pkg, m[2], tierListing)
+		}
+	}
+}
+
+// labelled reads versions stated after a label ("CUDA Version: 12.4",
+// "vLLM version 0.8.5"), and driver, nvcc, ROCm, NCCL and Python
+// versions in their own forms.
+func (vs *versionSet) labelled(l string) {
+	for _, m := range labelledRE.FindAllStringSubmatch(l, -1) {
+		name := strings.ToLower(m[1])
+		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+			vs.set(m[1], m[2], tierLabelled)
+		}
+	}
+	if m := driverRE.FindStringSubmatch(l); m != nil {
+		vs.set("nvidia_driver", m[1], tierLabelled)
+	}
+	if m := nvccRE.FindStringSubmatch(l); m != nil {
+		vs.set("cuda", m[1], tierLabelled)
+	}
+	if m := cudaVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("cuda", m[1], tierLabelled)
+	}
+	if m := rocmVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("rocm", m[1], tierLabelled)
+	}
+	if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
+		vs.set("nccl", m[1], tierLabelled)
+	}
+	if m := pythonStatedRE.FindStringSubmatch(l); m != nil {
+		vs.set("python", m[1], tierLabelled)
+	}
+}
+
+// prose reads "vllm 0.8.5" in a sentence.
+func (vs *versionSet) prose(l string) {
+	for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
+		pkg := strings.ToLower(m[1])
+		if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
+			continue // read above with their own patterns
+		}
+		vs.set(pkg, m[2], tierProse)
+	}
+}
+
+// title reads the versions of the main package, torch and transformers
+// a title names, the weakest statement.
+func (vs *versionSet) title(title string, s *Schema) {
+	main := ""
+	if s != nil {
+		main = s.Vocabulary.Package.Name
+	}
+	for _, m := range pkgVersionRE.FindAllStringSubmatch(title, -1) {
+		if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
+			vs.set(p, m[2], tierTitle)
+		}
+	}
+}
+
+// images reads the version of a docker image tag on a command line.
+func (vs *versionSet) images(cmds []Command, s *Schema) {
+	for _, c := range cmds {
+		if c.Program != "docker" && c.Program != "podman" {
+			continue
+		}
+		for _, a := range c.Args {
+			if repo, tag, ok := strings.Cut(a, ":"); ok {
+				if m := bareVersionRE.FindStringSubmatch(tag); m != nil {
+					if pkg := imagePackage(repo, s); pkg != "" {
+						vs.set(pkg, m[1], tierListing)
+					}
+				}
+			}
+		}
+	}
+}
+
+// genericImageNames are last path elements of image repositories that name
+// a channel rather than the software (nvcr.io/nvidia/tensorrt-llm/release).
+var genericImageNames = map[string]bool{"release": true, "releases": true, "image": true, "images": true, "stable": true, "nightly": true}
+
+// imagePackage names the software an image reference carries: the program
+// whose image it is in the schema, a program's name when the repository
+// is called after it (ghcr.io/x/vllm, vllm-gfx906), else the repository's
+// own name. URLs and host:port pairs are not images.
+func imagePackage(repo string, s *Schema) string {
+	if strings.Contains(repo, "://") || !strings.Contains(repo, "/") && !strings.Contains(repo, "-") {
+		return ""
+	}
+	if p, _ := s.image(repo); p != nil {
+		return p.Name
+	}
+	parts := strings.Split(strings.ToLower(repo), "/")
+	name := parts[len(parts)-1]
+	if genericImageNames[name] && len(parts) > 1 {
+		name = parts[len(parts)-2]
+	}
+	if s != nil {
+		for _, p := range s.Programs {
+			if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
+				return p.Name
+			}
+		}
+	}
+	if !hasLetter(name) || strings.Contains(name, ".") && len(parts) == 1 {
+		return ""
+	}
+	return name
+}
