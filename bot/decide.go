@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -34,8 +33,8 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 		Decision: string(ans.Decision), Confidence: ans.Confidence, Matches: ans.Matches, Facts: ans.Facts,
 		Question: truncateRunes(p.Raw, 4000), Cited: citedIDs(draft, ans),
 	}
-	payload, _ := json.Marshal(r)
-	a := store.Action{Kind: action.KindReply, Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
+	kind, payload, _ := action.Encode(r)
+	a := store.Action{Kind: kind, Key: ActionKey(p.TopicID, p.ID), TopicID: p.TopicID, PostID: p.ID,
 		Payload: payload, Confidence: ans.Confidence, Mode: string(b.opts.Mode)}
 	switch {
 	case draft == "":

@@ -150,11 +150,11 @@ func (b *Bot) QueueDigest(ctx context.Context, md string, categoryID int, group 
 	}
 	start := b.now().UTC().Truncate(period)
 	d := Digest{Title: "Herald digest for " + start.Format("2006-01-02 15:04") + " UTC", Raw: md, CategoryID: categoryID, Group: group}
-	payload, err := json.Marshal(d)
+	kind, payload, err := action.Encode(d)
 	if err != nil {
-		return fmt.Errorf("bot: digest payload: %w", err)
+		return fmt.Errorf("bot: %w", err)
 	}
-	a := store.Action{Kind: action.KindDigest, Key: DigestKey(start), Payload: payload, Mode: string(b.opts.Mode),
+	a := store.Action{Kind: kind, Key: DigestKey(start), Payload: payload, Mode: string(b.opts.Mode),
 		State: store.StateApproved, Reason: "scheduled digest"}
 	if b.opts.Mode == ModeShadow {
 		a.State, a.Reason = store.StateShadow, "shadow mode"

@@ -89,13 +89,13 @@ func (b *Bot) proposeFromSolved(ctx context.Context, topicID int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	payload, _ := json.Marshal(Proposal{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID,
+	kind, payload, _ := action.Encode(Proposal{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID,
 		Question: truncateRunes(question.Raw, 4000), Draft: describeEntry(e), Entry: e})
 	state := store.StatePending
 	if b.opts.Mode == ModeShadow {
 		state = store.StateShadow
 	}
-	n, err := b.db.Record(ctx, []store.Action{{Kind: action.KindLearn, Key: key, TopicID: t.ID, PostID: answer.ID,
+	n, err := b.db.Record(ctx, []store.Action{{Kind: kind, Key: key, TopicID: t.ID, PostID: answer.ID,
 		Payload: payload, Confidence: 1, State: state, Mode: string(b.opts.Mode), Reason: "accepted answer by " + answer.Username}})
 	return n, err
 }

@@ -251,12 +251,12 @@ func (b *Bot) unanswered(posts []discourse.Post) (open, botReplied bool) {
 // tagAction is the action that adds tags to topic t (shadowed in shadow
 // mode).
 func (b *Bot) tagAction(t *discourse.Topic, postID int, add []string, confidence float64) store.Action {
-	payload, _ := json.Marshal(action.Tag{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID, Add: add})
+	kind, payload, _ := action.Encode(action.Tag{TopicID: t.ID, TopicTitle: t.Title, CategoryID: t.CategoryID, Add: add})
 	state := store.StateApproved
 	if b.opts.Mode == ModeShadow {
 		state = store.StateShadow
 	}
-	return store.Action{Kind: action.KindTag, Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
+	return store.Action{Kind: kind, Key: fmt.Sprintf("tag:%d:%s", t.ID, strings.Join(add, ",")),
 		TopicID: t.ID, PostID: postID, Payload: payload, Confidence: confidence, State: state,
 		Mode: string(b.opts.Mode), Reason: "tags from matched entries"}
 }

@@ -197,24 +197,25 @@ func (vs *versionSet) labelled(l string) {
 			vs.set(m[1], m[2], tierLabelled)
 		}
 	}
-	if m := driverRE.FindStringSubmatch(l); m != nil {
-		vs.set("nvidia_driver", m[1], tierLabelled)
+	for _, lv := range labelledVersions {
+		if m := lv.re.FindStringSubmatch(l); m != nil {
+			vs.set(lv.pkg, m[1], tierLabelled)
+		}
 	}
-	if m := nvccRE.FindStringSubmatch(l); m != nil {
-		vs.set("cuda", m[1], tierLabelled)
-	}
-	if m := cudaVersionRE.FindStringSubmatch(l); m != nil {
-		vs.set("cuda", m[1], tierLabelled)
-	}
-	if m := rocmVersionRE.FindStringSubmatch(l); m != nil {
-		vs.set("rocm", m[1], tierLabelled)
-	}
-	if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
-		vs.set("nccl", m[1], tierLabelled)
-	}
-	if m := pythonStatedRE.FindStringSubmatch(l); m != nil {
-		vs.set("python", m[1], tierLabelled)
-	}
+}
+
+// labelledVersions are the forms in which drivers and toolkits state
+// their versions, with the package each names.
+var labelledVersions = []struct {
+	re  *regexp.Regexp
+	pkg string
+}{
+	{driverRE, "nvidia_driver"},
+	{nvccRE, "cuda"},
+	{cudaVersionRE, "cuda"},
+	{rocmVersionRE, "rocm"},
+	{ncclVersionRE, "nccl"},
+	{pythonStatedRE, "python"},
 }
 
 // prose reads "vllm 0.8.5" in a sentence.

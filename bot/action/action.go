@@ -10,6 +10,7 @@ package action
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -91,24 +92,74 @@ type Digest struct {
 	Group      string `json:"group,omitempty"`
 }
 
-// Describe is how the admin page and the CLI title an action of kind
-// with payload: one line, in words a moderator reads.
-func Describe(kind string, payload []byte) string {
-	var p struct {
-		TopicTitle string   `json:"topic_title"`
-		Title      string   `json:"title"`
-		Add        []string `json:"add"`
+// Payload is what an action of one kind carries. Each kind's payload
+// names its kind and describes itself, so a kind's name, stored format and
+// display are declared together; the runner in package bot performs
+// each kind.
+type Payload interface {
+	// Kind is the action kind the payload belongs to.
+	Kind() string
+	// Describe is one line, in words a moderator reads, for the admin
+	// page and the CLI.
+	Describe() string
+}
+
+func (Reply) Kind() string  { return KindReply }
+func (Teach) Kind() string  { return KindTeach }
+func (Tag) Kind() string    { return KindTag }
+func (Learn) Kind() string  { return KindLearn }
+func (Digest) Kind() string { return KindDigest }
+
+func (r Reply) Describe() string { return r.TopicTitle }
+func (t Teach) Describe() string { return "Teach: " + t.TopicTitle }
+func (t Tag) Describe() string {
+	return fmt.Sprintf("Tag %s: %s", strings.Join(t.Add, ", "), t.TopicTitle)
+}
+func (l Learn) Describe() string  { return "Learn from: " + l.TopicTitle }
+func (d Digest) Describe() string { return d.Title }
+
+// Encode returns the kind and stored form of p, for recording it.
+func Encode(p Payload) (kind string, payload []byte, err error) {
+	payload, err = json.Marshal(p)
+	if err != nil {
+		return "", nil, fmt.Errorf("action: encode %s: %w", p.Kind(), err)
 	}
-	_ = json.Unmarshal(payload, &p)
+	return p.Kind(), payload, nil
+}
+
+// ErrUnknownKind is returned by Decode for a kind this version does not
+// know.
+var ErrUnknownKind = errors.New("action: unknown kind")
+
+// Decode decodes the stored payload of an action of kind.
+func Decode(kind string, payload []byte) (Payload, error) {
+	var p Payload
 	switch kind {
+	case KindReply:
+		p = &Reply{}
 	case KindTeach:
-		return "Teach: " + p.TopicTitle
-	case KindLearn:
-		return "Learn from: " + p.TopicTitle
+		p = &Teach{}
 	case KindTag:
-		return fmt.Sprintf("Tag %s: %s", strings.Join(p.Add, ", "), p.TopicTitle)
+		p = &Tag{}
+	case KindLearn:
+		p = &Learn{}
 	case KindDigest:
-		return p.Title
+		p = &Digest{}
+	default:
+		return nil, fmt.Errorf("%w %q", ErrUnknownKind, kind)
 	}
-	return p.TopicTitle
+	if err := json.Unmarshal(payload, p); err != nil {
+		return nil, fmt.Errorf("action: decode %s: %w", kind, err)
+	}
+	return p, nil
+}
+
+// Describe titles an action of kind with payload for the admin page and
+// the CLI; a payload that does not decode has an empty title.
+func Describe(kind string, payload []byte) string {
+	p, err := Decode(kind, payload)
+	if err != nil {
+		return ""
+	}
+	return p.Describe()
 }

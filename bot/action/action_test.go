@@ -2,6 +2,7 @@ package action
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -39,5 +40,29 @@ func TestDescribe(t *testing.T) {
 		if got := Describe(c.kind, []byte(c.payload)); got != c.want {
 			t.Errorf("Describe(%s, %s) = %q, want %q", c.kind, c.payload, got, c.want)
 		}
+	}
+}
+
+// TestEncodeDecodeEveryKind: each kind's payload records under its own
+// kind and decodes back to the same type and description.
+func TestEncodeDecodeEveryKind(t *testing.T) {
+	for _, p := range []Payload{
+		Reply{TopicID: 1, TopicTitle: "OOM", Draft: "d"},
+		Teach{SourceAction: 2, TopicTitle: "OOM"},
+		Tag{TopicID: 3, TopicTitle: "hang", Add: []string{"nccl"}},
+		Learn{TopicID: 4, TopicTitle: "hang"},
+		Digest{Title: "Herald digest", Raw: "r"},
+	} {
+		kind, payload, err := Encode(p)
+		if err != nil || kind != p.Kind() {
+			t.Fatalf("Encode(%T) = %q, %v", p, kind, err)
+		}
+		back, err := Decode(kind, payload)
+		if err != nil || back.Kind() != kind || back.Describe() != p.Describe() {
+			t.Errorf("Decode(%s) = %#v, %v; want %#v", kind, back, err, p)
+		}
+	}
+	if _, err := Decode("telepathy", []byte(`{}`)); !errors.Is(err, ErrUnknownKind) {
+		t.Errorf("unknown kind: %v, want ErrUnknownKind", err)
 	}
 }

@@ -170,12 +170,12 @@ func Teach(ctx context.Context, db *store.DB, actionID int64, actor string) erro
 	if err := json.Unmarshal(a.Payload, &r); err != nil {
 		return fmt.Errorf("review: action %d: payload: %w", a.ID, err)
 	}
-	payload, err := json.Marshal(action.Teach{SourceAction: a.ID, TopicID: a.TopicID, TopicTitle: r.TopicTitle,
+	kind, payload, err := action.Encode(action.Teach{SourceAction: a.ID, TopicID: a.TopicID, TopicTitle: r.TopicTitle,
 		CategoryID: r.CategoryID, Draft: r.Draft, Question: r.Question, Facts: r.Facts, ProposedBy: actor})
 	if err != nil {
 		return fmt.Errorf("review: action %d: %w", a.ID, err)
 	}
-	_, err = db.Record(ctx, []store.Action{{Kind: action.KindTeach, Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
+	_, err = db.Record(ctx, []store.Action{{Kind: kind, Key: fmt.Sprintf("teach:%d", a.ID), TopicID: a.TopicID,
 		PostID: a.PostID, Payload: payload, Confidence: a.Confidence, State: store.StatePending, Mode: "staff",
 		Reason: "proposed by " + actor}})
 	if err != nil {
