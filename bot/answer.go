@@ -105,7 +105,7 @@ func (a *Answerer) Reload(ctx context.Context) error {
 	}
 	priors := make(map[string]float64, len(outcomes))
 	for id, o := range outcomes {
-		priors[id] = o.PriorFactor()
+		priors[id] = knowledge.OutcomePrior(o.Accepted, o.Liked, o.Negative)
 	}
 	a.snap.Store(&snapshot{schema: schema, index: b.Build(), cache: newEntryCache(entryCacheSize), priors: priors})
 	return nil

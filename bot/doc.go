@@ -26,7 +26,9 @@
 //     and schema; Reload swaps in a new one.
 //
 // Dependencies point one way: bot uses discourse, knowledge, store and
-// bot/action (the action kinds and payloads); only cmd/herald imports
-// bot, while the admin page (bot/admin) and the review path (bot/review)
-// share bot/action with it instead. It talks neither SQL nor HTTP itself.
+// bot/action (the action kinds and payloads). Only the assembling layers
+// import bot: service (which builds and runs it), bot/evaluate (which
+// measures the Answerer) and cmd/herald. The admin page (bot/admin) and
+// the review path (bot/review) share bot/action with it instead. It
+// talks neither SQL nor HTTP itself.
 package bot

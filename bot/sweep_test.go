@@ -322,11 +322,11 @@ func TestOutcomesFeedEntryPriors(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := outs["vllm-project/vllm#51396"]
-	if o.Cited != 1 || o.Accepted != 1 || o.Liked != 1 || o.Negative != 0 || o.PriorFactor() <= 1 {
+	if o.Cited != 1 || o.Accepted != 1 || o.Liked != 1 || o.Negative != 0 || knowledge.OutcomePrior(o.Accepted, o.Liked, o.Negative) <= 1 {
 		t.Errorf("#51396 outcomes = %+v", o)
 	}
 	n := outs["vllm-project/vllm#5484"]
-	if n.Cited != 1 || n.Negative != 1 || n.PriorFactor() >= 1 {
+	if n.Cited != 1 || n.Negative != 1 || knowledge.OutcomePrior(n.Accepted, n.Liked, n.Negative) >= 1 {
 		t.Errorf("#5484 outcomes = %+v", n)
 	}
 	if f := h.bot.answerer.snap.Load().priors["vllm-project/vllm#5484"]; f >= 1 {

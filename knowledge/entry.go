@@ -77,3 +77,16 @@ func (e *Entry) ShortRef() string {
 	}
 	return e.Title
 }
+
+// OutcomePrior turns how an entry's past citations fared into a
+// multiplier of its prior: accepted and liked citations raise it, replies
+// the asker said did not help lower it, within [0.5, 1.5].
+//
+// The steps are set by hand, not fitted: no labelled set records
+// outcomes yet. They are small and clipped so that outcomes only nudge
+// the ranking: five acceptances reach the cap, and a bad record can at
+// most halve an entry's evidence.
+func OutcomePrior(accepted, liked, unhelpful int) float64 {
+	f := 1 + 0.1*float64(accepted) + 0.05*float64(liked) - 0.15*float64(unhelpful)
+	return max(0.5, min(1.5, f))
+}

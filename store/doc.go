@@ -1,6 +1,7 @@
 // Package store is Herald's one SQLite file: schema migrations, the
-// knowledge base with its FTS5 index, and (as the bot grows) cursors and
-// the action log.
+// knowledge base with its FTS5 index (the BM25 baseline and `kb search`),
+// the pack schemas, settings and cursors, the action log that is also
+// the approval queue, and the outcomes of posted replies.
 //
 // Invariants:
 //   - Every write happens in a transaction that also updates any index or
@@ -9,7 +10,8 @@
 //   - Migrations run in order, each in its own transaction with its record
 //     in schema_migrations, so one is never half applied.
 //   - The store knows nothing of Discourse or of ranking rules; it stores
-//     knowledge.Entry values and returns full-text candidates.
+//     knowledge.Entry values, action payloads it does not read, and
+//     outcome counts, and returns full-text candidates.
 //
 // It needs mattn/go-sqlite3 built with the sqlite_fts5 tag (make does this).
 package store

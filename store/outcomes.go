@@ -18,14 +18,6 @@ type EntryOutcome struct {
 	Cited, Accepted, Liked, Negative int
 }
 
-// PriorFactor turns outcomes into a multiplier of the entry's prior:
-// accepted and liked citations raise it, replies the asker said did not
-// help lower it, within [0.5, 1.5].
-func (o EntryOutcome) PriorFactor() float64 {
-	f := 1 + 0.1*float64(o.Accepted) + 0.05*float64(o.Liked) - 0.15*float64(o.Negative)
-	return max(0.5, min(1.5, f))
-}
-
 // RecordOutcome stores a reply's outcome and moves the counts of the
 // entries it cited by the difference from what was recorded before, in one
 // transaction, so checking a reply again never double counts.

@@ -12,42 +12,6 @@ import (
 // bm25Weights weigh the kb_fts columns: title, symptoms, flags, models, body.
 const bm25Weights = "4.0, 3.0, 2.0, 1.5, 1.0"
 
-// SearchKB returns up to limit entries that match any of terms, best BM25
-// first. Each term is searched as a phrase, so "cpu offload gb" matches the
-// flag --cpu-offload-gb and not three unrelated words.
-func (d *DB) SearchKB(ctx context.Context, terms []string, limit int) ([]knowledge.Candidate, error) {
-	var phrases []string
-	for _, t := range terms {
-		if p := ftsPhrase(t); p != "" {
-			phrases = append(phrases, p)
-		}
-	}
-	if len(phrases) == 0 {
-		return nil, nil
-	}
-	q := strings.Join(phrases, " OR ")
-	// Curated entries are few and precise; search them on their own too so
-	// that thousands of noisy imported issues cannot crowd them out.
-	curated, err := d.match(ctx, q, limit, true)
-	if err != nil {
-		return nil, err
-	}
-	all, err := d.match(ctx, q, limit, false)
-	if err != nil {
-		return nil, err
-	}
-	seen := make(map[string]bool, len(curated))
-	for _, c := range curated {
-		seen[c.Entry.ID] = true
-	}
-	for _, c := range all {
-		if !seen[c.Entry.ID] {
-			curated = append(curated, c)
-		}
-	}
-	return curated, nil
-}
-
 // SearchText is the plain baseline: the text's words, OR-ed, ranked by
 // BM25 with the same column weights, without any extraction.
 func (d *DB) SearchText(ctx context.Context, text string, limit int) ([]knowledge.Candidate, error) {
@@ -63,32 +27,18 @@ func (d *DB) SearchText(ctx context.Context, text string, limit int) ([]knowledg
 	if len(phrases) == 0 {
 		return nil, nil
 	}
-	return d.match(ctx, strings.Join(phrases, " OR "), limit, false)
+	return d.match(ctx, strings.Join(phrases, " OR "), limit)
 }
 
 var ftsWordRE = regexp.MustCompile(`[\p{L}\p{N}]+`)
 
-// ftsPhrase turns a term into a quoted FTS5 phrase of its words; quotes
-// and operators in the input cannot escape it.
-func ftsPhrase(t string) string {
-	words := ftsWordRE.FindAllString(strings.ToLower(t), 8)
-	if len(words) == 0 {
-		return ""
-	}
-	return `"` + strings.Join(words, " ") + `"`
-}
-
-func (d *DB) match(ctx context.Context, query string, limit int, curatedOnly bool) ([]knowledge.Candidate, error) {
+func (d *DB) match(ctx context.Context, query string, limit int) ([]knowledge.Candidate, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	filter := ""
-	if curatedOnly {
-		filter = " AND e.curated = 1"
-	}
 	rows, err := d.db.QueryContext(ctx, `SELECT e.data, -bm25(kb_fts, `+bm25Weights+`) AS score
 		FROM kb_fts JOIN kb_entries e ON e.rowid = kb_fts.rowid
-		WHERE kb_fts MATCH ?`+filter+` ORDER BY bm25(kb_fts, `+bm25Weights+`) LIMIT ?`, query, limit)
+		WHERE kb_fts MATCH ? ORDER BY bm25(kb_fts, `+bm25Weights+`) LIMIT ?`, query, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: search: %w", err)
 	}

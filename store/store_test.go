@@ -90,11 +90,11 @@ func TestUpsertIsIdempotentAndCuratedWins(t *testing.T) {
 		t.Fatalf("update: %+v, %v", st, err)
 	}
 	// The index follows the update: the new word is found, nothing is doubled.
-	cands, err := db.SearchKB(ctx, []string{"silently"}, 10)
+	cands, err := db.SearchText(ctx, "silently", 10)
 	if err != nil || len(cands) != 1 || cands[0].Entry.ID != "o/r#2" {
 		t.Fatalf("search after update = %+v, %v", cands, err)
 	}
-	cands, err = db.SearchKB(ctx, []string{"cpu offload gb"}, 10)
+	cands, err = db.SearchText(ctx, "cpu offload gb", 10)
 	if err != nil || len(cands) != 2 {
 		t.Fatalf("search = %d candidates, %v; want 2 (no duplicates)", len(cands), err)
 	}
@@ -114,9 +114,6 @@ func TestSearchQuotesHostileTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`"`, `NEAR(`, `a OR`, `*`, `title:x`, "\x00", `"""`} {
-		if _, err := db.SearchKB(ctx, []string{q}, 5); err != nil {
-			t.Errorf("SearchKB(%q): %v", q, err)
-		}
 		if _, err := db.SearchText(ctx, q, 5); err != nil {
 			t.Errorf("SearchText(%q): %v", q, err)
 		}

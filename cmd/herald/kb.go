@@ -133,7 +133,7 @@ func kbShow(ctx context.Context, db *store.DB, pos []string, stdout io.Writer) e
 	return writeJSON(stdout, struct {
 		*knowledge.Entry
 		Outcomes outcomes `json:"outcomes"`
-	}{e, outcomes{o.Cited, o.Accepted, o.Liked, o.Negative, o.PriorFactor()}})
+	}{e, outcomes{o.Cited, o.Accepted, o.Liked, o.Negative, knowledge.OutcomePrior(o.Accepted, o.Liked, o.Negative)}})
 }
 
 // kbSearch prints the entries whose text best matches the words.
