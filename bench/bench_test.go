@@ -23,6 +23,7 @@ func vllmSchema(t *testing.T) *knowledge.Schema {
 }
 
 func TestScoreToyCases(t *testing.T) {
+	t.Parallel()
 	cases := []Case{
 		{ID: "s1", Category: Support, Answers: []string{"a"}, TopicMatch: []string{"b"}},
 		{ID: "s2", Category: Support, Answers: []string{"x"}},
@@ -66,6 +67,7 @@ func TestScoreToyCases(t *testing.T) {
 }
 
 func TestScoreEmpty(t *testing.T) {
+	t.Parallel()
 	r := Score(nil, nil, nil)
 	if r.StrictHit3 != 0 || r.WrongPostPct != 0 || r.Replies != 0 {
 		t.Errorf("empty report = %+v", r)
@@ -73,6 +75,7 @@ func TestScoreEmpty(t *testing.T) {
 }
 
 func TestScoreExtraction(t *testing.T) {
+	t.Parallel()
 	s := vllmSchema(t)
 	c := Case{ID: "e", Category: Support, Expect: Expect{
 		Command:   str("vllm serve m/x -tp 2 --enforce-eager --chat-template 't.jinja'"),
@@ -96,6 +99,7 @@ func TestScoreExtraction(t *testing.T) {
 }
 
 func TestReliabilityBuckets(t *testing.T) {
+	t.Parallel()
 	cases := []Case{
 		{ID: "1", Category: Support, Answers: []string{"a"}},
 		{ID: "2", Category: Support, Answers: []string{"a"}},
@@ -124,6 +128,7 @@ Q2 Q2_R2 2 0 false
 `
 
 func TestScoreSemEvalToy(t *testing.T) {
+	t.Parallel()
 	g, err := ReadGold(strings.NewReader(toyGold))
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +159,7 @@ func TestScoreSemEvalToy(t *testing.T) {
 // TestScoreSemEvalReproducesOfficial checks the scorer against the
 // organisers' published dev baselines (../shared/bench).
 func TestScoreSemEvalReproducesOfficial(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "shared", "bench", "semeval-cqa-subtaskB")
 	gf, err := os.Open(filepath.Join(dir, "gold", "SemEval2016-Task3-CQA-QL-dev.xml.subtaskB.relevancy"))
 	if err != nil {
@@ -192,6 +198,7 @@ func TestScoreSemEvalReproducesOfficial(t *testing.T) {
 func fmt2(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', 2, 64) }
 
 func TestCalibrationGap(t *testing.T) {
+	t.Parallel()
 	got := CalibrationGap([]Bucket{{N: 10, Pct: 40, MeanConf: 10}, {N: 30, Pct: 50, MeanConf: 50}})
 	if got != 7.5 { // (10·30 + 30·0) / 40
 		t.Errorf("gap = %v, want 7.5", got)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestFoldsStratifiedAndReproducible(t *testing.T) {
+	t.Parallel()
 	var cases []Case
 	for i := range 20 {
 		cat := Support
@@ -58,6 +59,7 @@ func pred(id, cat, top string, score float64, label string) Prediction {
 }
 
 func TestFitReplyMeetsTarget(t *testing.T) {
+	t.Parallel()
 	// High scores are right, low scores wrong: the fitted threshold must
 	// sit between them.
 	preds := []Prediction{
@@ -81,6 +83,7 @@ func TestFitReplyMeetsTarget(t *testing.T) {
 }
 
 func TestCrossValidateHoldsOut(t *testing.T) {
+	t.Parallel()
 	var preds []Prediction
 	for i := range 10 {
 		preds = append(preds, pred(string(rune('a'+i)), Support, "a", 10, "a"))
@@ -116,6 +119,7 @@ func textPred(id string, overlap float64, right bool) Prediction {
 // them with both outcomes; otherwise none (the model halves the
 // structured one).
 func TestCalibrateFitsWordOverlapTops(t *testing.T) {
+	t.Parallel()
 	m := knowledge.DefaultModel()
 	scorer := func(int) *knowledge.Model { return m }
 	var preds []Prediction

@@ -85,6 +85,7 @@ func answerSeedPost(t *testing.T, a *Answerer) (knowledge.Answer, int) {
 // TestAnswerGolden answers every test case (knowledge/testdata/cases)
 // and checks what the case expects.
 func TestAnswerGolden(t *testing.T) {
+	t.Parallel()
 	a := newTestAnswerer(t)
 	for _, c := range testCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -169,6 +170,7 @@ func topIDs(a knowledge.Answer) string {
 // #51396 first and #9367 and #32653 (CPU offload not helping) below the
 // citation bar, and do better on held-out posts (strict hit@1 40 → 60).
 func TestSeedPost(t *testing.T) {
+	t.Parallel()
 	ans, n := answerSeedPost(t, newTestAnswerer(t))
 	if n < 2 || len(ans.Cited) == 0 || !slices.Contains(seedSources, ans.Cited[0]) {
 		t.Errorf("reply cites %v: %d of the four expected sources, want at least 2, the first among them", ans.Cited, n)
@@ -187,6 +189,7 @@ func TestSeedPost(t *testing.T) {
 // outcomes and GitHub refreshes) beside the poll loop's Answer calls; under
 // -race it fails if they share anything mutable.
 func TestReloadBesideAnswer(t *testing.T) {
+	t.Parallel()
 	a := newTestAnswerer(t)
 	body, err := os.ReadFile("../examples/oom-rocm-offload.md")
 	if err != nil {

@@ -83,6 +83,7 @@ func (h *harness) topicByTitle(prefix string) int {
 }
 
 func TestAutoModeAnswersOnceWithSources(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.cycle()
 	h.cycle() // a second cycle must not post again
@@ -114,6 +115,7 @@ func TestAutoModeAnswersOnceWithSources(t *testing.T) {
 }
 
 func TestShadowModePostsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{}) // shadow is the default
 	before := len(h.forum.Posts(h.demo.OOMTopic.ID))
 	h.cycle()
@@ -131,6 +133,7 @@ func TestShadowModePostsNothing(t *testing.T) {
 }
 
 func TestUncertainTopicIsQueued(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 0.99})
 	h.cycle()
 	if got := h.botPosts(h.demo.OOMTopic.ID); len(got) != 0 {
@@ -151,6 +154,7 @@ func TestUncertainTopicIsQueued(t *testing.T) {
 }
 
 func TestFirstStartBeginsAtNewestPost(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, Backfill: -1})
 	h.bot.opts.Backfill = 0
 	h.cycle()
@@ -169,6 +173,7 @@ func TestFirstStartBeginsAtNewestPost(t *testing.T) {
 }
 
 func TestMentionFollowUpInALongThread(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.cycle()
 	first := h.botPosts(h.demo.OOMTopic.ID)
@@ -206,6 +211,7 @@ func TestMentionFollowUpInALongThread(t *testing.T) {
 }
 
 func TestOtherBotsAreIgnored(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.cycle()
 	topic, _, err := h.forum.CreateTopic("otherbot", h.demo.Support.ID, "Automated report: OOM on nightly CI",
@@ -221,6 +227,7 @@ func TestOtherBotsAreIgnored(t *testing.T) {
 }
 
 func TestPauseStopsPostingWithinOneCycle(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	if err := h.db.SetSetting(ctx, "paused", "true"); err != nil {
@@ -240,6 +247,7 @@ func TestPauseStopsPostingWithinOneCycle(t *testing.T) {
 }
 
 func TestRunnerRechecksTheLiveTopic(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 0.99})
 	ctx := context.Background()
 	h.cycle() // everything queued
@@ -264,6 +272,7 @@ func TestRunnerRechecksTheLiveTopic(t *testing.T) {
 }
 
 func TestLostResponseIsNotPostedTwice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.forum.Inject("/posts.json", discoursetest.FaultLoseResponse)
 	_ = h.bot.Cycle(context.Background()) // the first POST's answer is lost
@@ -275,6 +284,7 @@ func TestLostResponseIsNotPostedTwice(t *testing.T) {
 }
 
 func TestQuietForumCostsOneRequestPerCycle(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.cycle()
 	h.cycle()
@@ -286,6 +296,7 @@ func TestQuietForumCostsOneRequestPerCycle(t *testing.T) {
 }
 
 func TestPerCategoryThreshold(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	h.bot.opts.CategoryAutoPost = map[int]float64{h.demo.Support.ID: 0.99}
 	h.cycle()
@@ -297,6 +308,7 @@ func TestPerCategoryThreshold(t *testing.T) {
 // TestFirstStartOnAnEmptyForum: a bot first started on a forum with no
 // posts answers the forum's first topic, also across a restart.
 func TestFirstStartOnAnEmptyForum(t *testing.T) {
+	t.Parallel()
 	forum := discoursetest.New(discoursetest.WithRateLimit(0))
 	defer forum.Close()
 	forum.SeedBasic("herald")
@@ -334,6 +346,7 @@ func TestFirstStartOnAnEmptyForum(t *testing.T) {
 // Herald sharing the database, say) fails with the reason kept instead of
 // being taken for a reply.
 func TestUnknownKindFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	if _, err := h.db.Record(ctx, []store.Action{{Kind: "future-kind", Key: "future:1", TopicID: h.demo.OOMTopic.ID,

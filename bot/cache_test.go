@@ -7,6 +7,7 @@ import (
 )
 
 func TestEntryCacheEvictsLeastRecent(t *testing.T) {
+	t.Parallel()
 	c := newEntryCache(2)
 	c.put(1, knowledge.Entry{ID: "a"})
 	c.put(2, knowledge.Entry{ID: "b"})

@@ -16,6 +16,7 @@ import (
 // the seed post still cites the curated sources, and posts about nothing
 // known still get no reply.
 func TestSeedPostWithCorpus(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "shared", "kb-corpus", "vllm-issues.json")
 	f, err := os.Open(path)
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 // TestCrashChild is the bot process of TestCrashSafety; it runs only when
 // that test starts it, and cycles until it is killed.
 func TestCrashChild(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("HERALD_CRASH_CHILD") != "1" {
 		t.Skip("run by TestCrashSafety")
 	}
@@ -70,6 +71,7 @@ var crashTopics = []struct{ title, body string }{
 // Afterwards every topic an uninterrupted run answers has exactly one bot
 // reply, the others none, and every mention got its one answer.
 func TestCrashSafety(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("crash test skipped in -short mode")
 	}

@@ -15,6 +15,7 @@ import (
 // refused with a 429; Herald keeps it queued and posts it once the wait
 // is over, never twice.
 func TestNonStaffBotWaitsOutTheCreateLimit(t *testing.T) {
+	t.Parallel()
 	clock := discoursetest.NewClock(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
 	forum := discoursetest.New(discoursetest.WithRateLimit(0), discoursetest.WithClock(clock.Now))
 	t.Cleanup(forum.Close)

@@ -30,6 +30,7 @@ func (h *harness) actionsFor(topicID int) []store.Action {
 // below the minimum trust level, or inside a private message gets no
 // answer and no action, in auto mode where "asked directly" would post.
 func TestMentionsObeyEveryRail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, SkipTags: []string{"no-bot"}, MinTrustLevel: 2})
 	h.cycle() // answers the seeded topics; what follows is new
 	tagged, _, err := h.forum.CreateTopic("maria", h.demo.Support.ID, "Tagged topic", "Staff discuss here.", "no-bot")
@@ -72,6 +73,7 @@ func TestMentionsObeyEveryRail(t *testing.T) {
 // TestRunnerRechecksTagsAndArchetype: an approved reply whose topic was
 // tagged no-bot after the decision is skipped, not posted.
 func TestRunnerRechecksTagsAndArchetype(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeQueue, SkipTags: []string{"no-bot"}})
 	topic, _, err := h.forum.CreateTopic("bob", h.demo.Support.ID, "OOM again", oomPost)
 	if err != nil {
@@ -98,6 +100,7 @@ func TestRunnerRechecksTagsAndArchetype(t *testing.T) {
 // TestMentionCapPerUser: one account cannot make the bot answer more than
 // MaxMentionsPerUser mentions a day.
 func TestMentionCapPerUser(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, MaxMentionsPerUser: 2, HourlyBudget: 100})
 	h.cycle()
 	var topics []int
@@ -131,6 +134,7 @@ func TestMentionCapPerUser(t *testing.T) {
 // TestForcedAnswerBelowTheFloorIsQueued: asked directly on evidence below
 // the queue floor, the bot queues its draft for staff instead of posting.
 func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto, QueueFloor: 0.999999})
 	h.cycle()
 	topic, _, err := h.forum.CreateTopic("maria", h.demo.Support.ID, "Notes", "Staff notes about the release.")
@@ -165,6 +169,7 @@ func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
 // TestRunnerRefusesANonInertDraft: a draft the bot wrote that is not inert
 // (an image, as a broken composer might write) fails instead of posting.
 func TestRunnerRefusesANonInertDraft(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeQueue})
 	topic, p, err := h.forum.CreateTopic("bob", h.demo.Support.ID, "A topic", "vllm serve fails with an error")
 	if err != nil {
@@ -191,6 +196,7 @@ func TestRunnerRefusesANonInertDraft(t *testing.T) {
 // TestReadinessSaysWhy: /healthz is ready only when the last poll reached
 // the forum with the key accepted; otherwise it says why.
 func TestReadinessSaysWhy(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeShadow})
 	if ok, reason := h.bot.Ready(); ok || !strings.Contains(reason, "not been polled") {
 		t.Errorf("before the first poll: %v %q", ok, reason)

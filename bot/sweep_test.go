@@ -46,6 +46,7 @@ func newSweepHarness(t *testing.T, opts Options) *sweepHarness {
 var allowed = []string{"oom", "rocm", "cpu-offload", "kv-cache", "nccl", "hang", "multi-gpu"}
 
 func TestSweepQueuesDraftsAndAddsTagsSafely(t *testing.T) {
+	t.Parallel()
 	h := newSweepHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	admin, _ := discourse.NewClient(h.forum.URL, discourse.WithAPIKey(discoursetest.AdminAPIKey, "maria"), discourse.WithRequestBudget(0, 0))
@@ -95,6 +96,7 @@ func TestSweepQueuesDraftsAndAddsTagsSafely(t *testing.T) {
 }
 
 func TestSweepResumesAfterAnInterruption(t *testing.T) {
+	t.Parallel()
 	h := newSweepHarness(t, Options{Mode: ModeQueue})
 	ctx := context.Background()
 	// The third topic read fails: the sweep stops with its progress saved.
@@ -125,6 +127,7 @@ func TestSweepResumesAfterAnInterruption(t *testing.T) {
 }
 
 func TestSweepNeverRunsTwiceAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newSweepHarness(t, Options{Mode: ModeQueue})
 	ok, err := h.db.TryLock(context.Background(), "sweep", "another-process", time.Hour)
 	if err != nil || !ok {
@@ -136,6 +139,7 @@ func TestSweepNeverRunsTwiceAtOnce(t *testing.T) {
 }
 
 func TestDigestContent(t *testing.T) {
+	t.Parallel()
 	h := newSweepHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	for i := 0; i < 2; i++ {
@@ -188,6 +192,7 @@ func (h *sweepHarness) digestTopics() int {
 // paused, is posted once per period, and a lost response does not post
 // it twice.
 func TestDigestIsAnAction(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	shadow := newSweepHarness(t, Options{Mode: ModeShadow})
 	if err := shadow.bot.QueueDigest(ctx, "## Herald digest\n\nnothing", shadow.demo.Staff.ID, "", 7*24*time.Hour); err != nil {
@@ -235,6 +240,7 @@ func TestDigestIsAnAction(t *testing.T) {
 // message in common makes it only about a third sure; the queue floor is
 // set low so that the test sees the draft whatever the model.
 func TestLearnFromAcceptedAnswer(t *testing.T) {
+	t.Parallel()
 	h := newSweepHarness(t, Options{Mode: ModeQueue, QueueFloor: 0.01})
 	ctx := context.Background()
 	since := h.clock.Now()
@@ -296,6 +302,7 @@ func TestLearnFromAcceptedAnswer(t *testing.T) {
 }
 
 func TestOutcomesFeedEntryPriors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	h.cycle()
@@ -335,6 +342,7 @@ func TestOutcomesFeedEntryPriors(t *testing.T) {
 }
 
 func TestReplayInShadow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
 	ctx := context.Background()
 	// A solved topic whose accepted answer points at the same issue.

@@ -28,6 +28,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // allows and checks that no 60-second window holds more than the budget,
 // and that the forum (limiting at the same budget) never answers 429.
 func TestBudgetHoldsForABurstOf500(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		const budget = 60
 		srv := discoursetest.NewUnstarted(discoursetest.WithRateLimit(budget))

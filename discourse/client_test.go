@@ -28,6 +28,7 @@ func setup(t *testing.T, opts ...discourse.Option) (*discourse.Client, *discours
 }
 
 func TestLatestPostsPagesInclusively(t *testing.T) {
+	t.Parallel()
 	c, _, _ := setup(t)
 	ctx := t.Context()
 	posts, err := c.LatestPosts(ctx, 0)
@@ -55,6 +56,7 @@ func TestLatestPostsPagesInclusively(t *testing.T) {
 }
 
 func TestTopicsAndPosts(t *testing.T) {
+	t.Parallel()
 	c, srv, demo := setup(t)
 	ctx := t.Context()
 	for i := 0; i < 25; i++ {
@@ -109,6 +111,7 @@ func TestTopicsAndPosts(t *testing.T) {
 }
 
 func TestCreatePost(t *testing.T) {
+	t.Parallel()
 	c, srv, demo := setup(t)
 	ctx := t.Context()
 	body := "Here is what I see in your log: the offloader never ran."
@@ -160,6 +163,7 @@ func TestCreatePost(t *testing.T) {
 }
 
 func TestNotificationsOnMentionAndReply(t *testing.T) {
+	t.Parallel()
 	c, srv, demo := setup(t)
 	ctx := t.Context()
 	if _, err := srv.Reply("alice", demo.OOMTopic.ID, "@herald can you take another look? It is DiffusionGemma only.", 0); err != nil {
@@ -199,6 +203,7 @@ func TestNotificationsOnMentionAndReply(t *testing.T) {
 }
 
 func TestAuthErrors(t *testing.T) {
+	t.Parallel()
 	_, srv, demo := setup(t)
 	ctx := t.Context()
 	bad, _ := discourse.NewClient(srv.URL, discourse.WithAPIKey("wrong-key-secret-value", "herald"), discourse.WithRequestBudget(0, 0))
@@ -227,6 +232,7 @@ func TestAuthErrors(t *testing.T) {
 }
 
 func TestRateLimitBlocksWithoutSending(t *testing.T) {
+	t.Parallel()
 	srv := discoursetest.New(discoursetest.WithRateLimit(3))
 	t.Cleanup(srv.Close)
 	srv.Seed("herald")
@@ -262,6 +268,7 @@ func TestRateLimitBlocksWithoutSending(t *testing.T) {
 }
 
 func TestGetRetriesTransientFaults(t *testing.T) {
+	t.Parallel()
 	for _, f := range []discoursetest.Fault{discoursetest.Fault500, discoursetest.Fault502, discoursetest.Fault503,
 		discoursetest.FaultTruncated, discoursetest.FaultMalformed, discoursetest.FaultDrop} {
 		c, srv, _ := setup(t)
@@ -283,6 +290,7 @@ func TestGetRetriesTransientFaults(t *testing.T) {
 }
 
 func TestPostIsNeverRetried(t *testing.T) {
+	t.Parallel()
 	c, srv, demo := setup(t)
 	ctx := t.Context()
 	srv.Inject("/posts.json", discoursetest.Fault500)
@@ -303,6 +311,7 @@ func TestPostIsNeverRetried(t *testing.T) {
 }
 
 func TestSlowResponseTimesOut(t *testing.T) {
+	t.Parallel()
 	c, srv, _ := setup(t, discourse.WithTimeout(50*time.Millisecond), discourse.WithRetries(1, time.Millisecond))
 	srv.SetSlowDelay(10 * time.Second)
 	srv.Inject("/latest.json", discoursetest.FaultSlow)
@@ -317,6 +326,7 @@ func TestSlowResponseTimesOut(t *testing.T) {
 }
 
 func TestContextCancelStopsRetries(t *testing.T) {
+	t.Parallel()
 	c, srv, _ := setup(t, discourse.WithRetries(5, time.Hour))
 	srv.Inject("/posts.json", discoursetest.Fault500)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -327,6 +337,7 @@ func TestContextCancelStopsRetries(t *testing.T) {
 }
 
 func TestAcceptAnswer(t *testing.T) {
+	t.Parallel()
 	c, srv, demo := setup(t)
 	ctx := t.Context()
 	p, err := srv.Reply("bob", demo.OOMTopic.ID, "Upgrading to 0.29 fixed the offload for me.", 1)

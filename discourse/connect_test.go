@@ -15,6 +15,7 @@ import (
 )
 
 func TestDiscourseConnectOfficialVector(t *testing.T) {
+	t.Parallel()
 	var v struct {
 		Secret, SSO, Sig, Decoded string
 	}
@@ -33,6 +34,7 @@ func TestDiscourseConnectOfficialVector(t *testing.T) {
 }
 
 func TestDiscourseConnectProviderVector(t *testing.T) {
+	t.Parallel()
 	var v struct {
 		Secret  string `json:"secret"`
 		Request struct {
@@ -74,6 +76,7 @@ func TestDiscourseConnectProviderVector(t *testing.T) {
 // TestDiscourseConnectAgainstFakeForum runs the whole browser flow against
 // the fake forum's provider: redirect, log in, come back, verify once.
 func TestDiscourseConnectAgainstFakeForum(t *testing.T) {
+	t.Parallel()
 	const secret = "connect-secret-0123456789"
 	srv := discoursetest.New(discoursetest.WithSSOSecret(secret))
 	t.Cleanup(srv.Close)

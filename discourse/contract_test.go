@@ -118,6 +118,7 @@ func dig(v any, path ...any) any {
 // with the client's types, and compares the fake forum's responses with
 // them key by key and type by type.
 func TestContractWithRecordedFixtures(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "shared", "discourse", "fixtures", "discourse_api")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("skipping: recorded fixtures not available at %s (../shared sits beside the repository): %v", dir, err)
@@ -215,6 +216,7 @@ func TestContractWithRecordedFixtures(t *testing.T) {
 // official OpenAPI description marks required, for the endpoints Herald
 // uses.
 func TestContractWithOpenAPI(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "shared", "discourse", "openapi", "openapi.json")
 	b, err := os.ReadFile(path)
 	if err != nil {

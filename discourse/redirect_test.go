@@ -13,6 +13,7 @@ import (
 // redirect to another host (a domain move, a CDN front end) gets a
 // configuration error, and the other host never sees the API key.
 func TestRedirectToAnotherHostKeepsTheKey(t *testing.T) {
+	t.Parallel()
 	var leaked, hits atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -46,6 +47,7 @@ func TestRedirectToAnotherHostKeepsTheKey(t *testing.T) {
 // TestRedirectWithinTheForumIsFollowed: a redirect to the same origin
 // (a trailing slash, a moved path) is followed.
 func TestRedirectWithinTheForumIsFollowed(t *testing.T) {
+	t.Parallel()
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/posts.json" {
@@ -69,6 +71,7 @@ func TestRedirectWithinTheForumIsFollowed(t *testing.T) {
 }
 
 func TestPlainHTTPOnlyOnLoopback(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"http://127.0.0.1:4200", "http://localhost:3000", "http://[::1]:80", "https://forum.example.com"} {
 		if _, err := NewClient(u); err != nil {
 			t.Errorf("NewClient(%q): %v", u, err)

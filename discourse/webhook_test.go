@@ -35,6 +35,7 @@ func delivery(body, sig string, h map[string]string) *http.Request {
 }
 
 func TestWebhookHandler(t *testing.T) {
+	t.Parallel()
 	const secret = "webhook-secret-for-tests"
 	body := `{"post":{"id":7,"username":"alice","raw":"hi @herald","post_number":2,"post_type":1,"topic_id":3,"created_at":"2026-11-30T12:00:00.000Z"}}`
 	hdr := map[string]string{"X-Discourse-Event-Type": "post", "X-Discourse-Event": "post_created", "X-Discourse-Event-Id": "9"}
@@ -86,6 +87,7 @@ func TestWebhookHandler(t *testing.T) {
 // TestWebhookSharedVectors checks the vectors computed for the project
 // (../shared/discourse/fixtures/synthesized).
 func TestWebhookSharedVectors(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"webhook_post_created_vector.json", "webhook_ping_vector.json"} {
 		var v struct {
 			Secret  string            `json:"secret"`

@@ -87,6 +87,7 @@ func newTestClient(t *testing.T, f *fakeGitHub) (*Client, *[]time.Duration) {
 }
 
 func TestPagingAndETag(t *testing.T) {
+	t.Parallel()
 	f := &fakeGitHub{state: "open"}
 	c, _ := newTestClient(t, f)
 	ctx := context.Background()
@@ -113,6 +114,7 @@ func TestPagingAndETag(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"primary", "secondary"} {
 		f := &fakeGitHub{state: "open", limitOnce: kind}
 		c, slept := newTestClient(t, f)
@@ -143,6 +145,7 @@ func TestRateLimits(t *testing.T) {
 // ParseIssueList reads gh's issue list, labels as objects or strings,
 // and skips rows it cannot use.
 func TestParseIssueList(t *testing.T) {
+	t.Parallel()
 	src := `[{"number": 9367, "title": "[Bug]: --cpu-offload-gb flag not honored", "body": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB\nvllm serve m --cpu-offload-gb 10", "url": "https://github.com/vllm-project/vllm/issues/9367", "state": "CLOSED", "labels": [{"name": "bug"}, {"name": "rocm"}]},
 	{"number": 2, "title": "x", "body": "", "url": "not a url", "state": "OPEN", "labels": ["usage"]}]`
 	issues, skipped, err := ParseIssueList(strings.NewReader(src))

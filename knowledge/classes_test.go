@@ -140,6 +140,7 @@ func TestReadingClasses(t *testing.T) {
 }
 
 func TestNormalizeText(t *testing.T) {
+	t.Parallel()
 	in := "a\u00a0b\u200bc\r\nd\uff1a\u201cq\u201d\u202e"
 	if got, want := normalizeText(in), "a bc\nd:\"q\""; got != want {
 		t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestComposeNeutralisesHostileText(t *testing.T) {
+	t.Parallel()
 	f := Facts{
 		Commands: []Command{{Program: "vllm", Subcommand: "serve", Flags: map[string]string{}}},
 		Errors:   []ErrorInfo{{Type: "ValueError`<script>@admins", Message: "x"}},
@@ -30,6 +31,7 @@ func TestComposeNeutralisesHostileText(t *testing.T) {
 }
 
 func TestComposeIsBounded(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 2000)
 	var cited []Match
 	for i := 0; i < 4; i++ {
@@ -43,6 +45,7 @@ func TestComposeIsBounded(t *testing.T) {
 }
 
 func TestCodeSpanCannotBeEscaped(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"a`b", "``x``", "`", "plain", "x\ny"} {
 		c := code(s)
 		fence := c[:strings.IndexFunc(c, func(r rune) bool { return r != '`' })]
@@ -54,6 +57,7 @@ func TestCodeSpanCannotBeEscaped(t *testing.T) {
 }
 
 func TestIsSupportQuestion(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		title, body string
 		want        bool

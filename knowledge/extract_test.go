@@ -46,6 +46,7 @@ type want struct {
 }
 
 func TestExtractPosts(t *testing.T) {
+	t.Parallel()
 	s := vllmSchema(t)
 	tests := []struct {
 		file string
@@ -278,6 +279,7 @@ func checkFacts(t *testing.T, f *Facts, w want) {
 }
 
 func TestParseCommandLine(t *testing.T) {
+	t.Parallel()
 	s := vllmSchema(t)
 	tests := []struct {
 		desc, line string
@@ -317,6 +319,7 @@ func TestParseCommandLine(t *testing.T) {
 }
 
 func TestSignatureMasksMachineDetails(t *testing.T) {
+	t.Parallel()
 	a := Signature("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 968.00 MiB. GPU 0 has a total capacity of 15.98 GiB")
 	b := Signature("torch.OutOfMemoryError", "CUDA out of memory. Tried to allocate 2.00 MiB. GPU 1 has a total capacity of 79.15 GiB")
 	if a != b {
@@ -329,6 +332,7 @@ func TestSignatureMasksMachineDetails(t *testing.T) {
 }
 
 func TestExtractTruncatesHugePost(t *testing.T) {
+	t.Parallel()
 	s := vllmSchema(t)
 	body := "vllm serve m/x --max-model-len 4096\n" + strings.Repeat("INFO loading shard\n", 1<<16) +
 		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n"
@@ -342,6 +346,7 @@ func TestExtractTruncatesHugePost(t *testing.T) {
 }
 
 func TestExtractHostileInput(t *testing.T) {
+	t.Parallel()
 	s := vllmSchema(t)
 	garbage := make([]byte, 1<<20)
 	for i := range garbage {
@@ -368,6 +373,7 @@ func TestExtractHostileInput(t *testing.T) {
 }
 
 func TestVersionRanges(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rng, v string
 		in     bool
@@ -399,6 +405,7 @@ func TestVersionRanges(t *testing.T) {
 }
 
 func TestScriptRunInASentence(t *testing.T) {
+	t.Parallel()
 	f, err := Extract(Post{Body: "I installed it and ran bash scripts/run_for_7B_in_Linux_or_WSL.sh, which fails with:\nValueError: boom"}, vllmSchema(t))
 	if err != nil {
 		t.Fatal(err)
@@ -413,6 +420,7 @@ func TestScriptRunInASentence(t *testing.T) {
 // on phrases written to hit every alternative, holds one of its needles, so
 // skipping the regexp when no needle is present never changes the result.
 func TestPlatformNeedlesAreSound(t *testing.T) {
+	t.Parallel()
 	texts := []string{
 		"torch 2.5.1+rocm6.2 from rocm/vllm, ROCM used to build PyTorch: 6.2",
 		"torch 2.5.1+cu124, CUDA used to build PyTorch: 12.4",
@@ -452,6 +460,7 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 // piece is cut once it reaches mdPieceMax, and a line is at most that), fenced code
 // stays whole, and quote nesting is capped.
 func TestMarkdownIsReadInBoundedPieces(t *testing.T) {
+	t.Parallel()
 	for name, body := range hostileShapes() {
 		for _, p := range markdownPieces(capQuoteDepth(body)) {
 			if len(p) > 2*mdPieceMax+1 && !strings.HasPrefix(strings.TrimSpace(p), "```") {

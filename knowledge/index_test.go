@@ -7,6 +7,7 @@ import (
 )
 
 func TestIndexSearchKeepsCuratedAndOrders(t *testing.T) {
+	t.Parallel()
 	b := NewIndexBuilder()
 	// Ten bulk entries share the flag; one curated entry shares it too but
 	// scores lower than all of them.

@@ -10,6 +10,7 @@ import (
 // TestShippedModel checks the embedded model file: it reads, every weight
 // has its evidence's sign, and it round-trips.
 func TestShippedModel(t *testing.T) {
+	t.Parallel()
 	m := DefaultModel()
 	if m.FittedOn == "" || m.Method == "" {
 		t.Errorf("model does not say how it was fitted: %+v", m)
@@ -34,6 +35,7 @@ func TestShippedModel(t *testing.T) {
 }
 
 func TestReadModelRejects(t *testing.T) {
+	t.Parallel()
 	for name, in := range map[string]string{
 		"unknown feature": `{"version":1,"weights":{"nope":1},"reply":0.9,"queue_floor":0.1}`,
 		"unknown key":     `{"version":1,"weights":{},"reply":0.9,"queue_floor":0.1,"x":1}`,
@@ -48,6 +50,7 @@ func TestReadModelRejects(t *testing.T) {
 }
 
 func TestFitWeightsLearnsAndKeepsSigns(t *testing.T) {
+	t.Parallel()
 	// Relevant candidates carry a signature; the irrelevant ones carry
 	// flags more often, which would give flags a negative weight.
 	var ex []Example
@@ -77,6 +80,7 @@ func TestFitWeightsLearnsAndKeepsSigns(t *testing.T) {
 }
 
 func TestFitCalibration(t *testing.T) {
+	t.Parallel()
 	var scores, margins []float64
 	var right []bool
 	for i := range 100 {
@@ -108,6 +112,7 @@ func TestFitCalibration(t *testing.T) {
 // when the model has one, and at half the structured calibration when it
 // does not (model files written before it existed).
 func TestTextCalibration(t *testing.T) {
+	t.Parallel()
 	m := DefaultModel()
 	ms := []Match{{ID: "a", Evidence: map[string]float64{fText: 1}}}
 	old := *m

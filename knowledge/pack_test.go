@@ -9,6 +9,7 @@ import (
 )
 
 func TestBuiltinPackIsComplete(t *testing.T) {
+	t.Parallel()
 	p, err := BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +38,7 @@ func TestBuiltinPackIsComplete(t *testing.T) {
 // TestPackMatchesKBFacts checks the pack against the curated facts it was
 // written from: every id, title and URL kept exactly.
 func TestPackMatchesKBFacts(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "shared", "kb-facts", "vllm-known-issues.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -72,6 +74,7 @@ func TestPackMatchesKBFacts(t *testing.T) {
 }
 
 func TestParsePackRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"unknown key":  "name: x\nentries:\n  - id: a\n    kind: issue\n    url: https://x.org/1\n    title: t\n    colour: red\n",
 		"bad kind":     "name: x\nentries:\n  - id: a\n    kind: blog\n    url: https://x.org/1\n    title: t\n",
@@ -98,6 +101,7 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 // IssueEntry reads an issue's structured fields off its title, body and
 // labels.
 func TestIssueEntry(t *testing.T) {
+	t.Parallel()
 	pack, err := BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)

@@ -94,6 +94,7 @@ func textOutsideCode(reply string) string {
 }
 
 func TestComposeMakesHostileTextInert(t *testing.T) {
+	t.Parallel()
 	for _, v := range hostile {
 		f := hostileFacts(v)
 		cited := hostileEntries(v)
@@ -102,6 +103,7 @@ func TestComposeMakesHostileTextInert(t *testing.T) {
 }
 
 func TestInertKeepsWords(t *testing.T) {
+	t.Parallel()
 	if got := inert("CUDA out of memory"); got != "CUDA out of memory" {
 		t.Errorf("inert changed plain words: %q", got)
 	}
@@ -111,6 +113,7 @@ func TestInertKeepsWords(t *testing.T) {
 }
 
 func TestReplyProblemsFindsLiveMarkdown(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		"![x](https://a.example/p.gif)", "see https://a.example/", "hi @admin", "[img]x[/img]", "&#64;admin",
 		"#staff", ":wave:", "<b>x</b>", "[x](https://not-cited.example/)", "a\u202eb",

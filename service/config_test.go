@@ -8,6 +8,7 @@ import (
 )
 
 func TestExampleConfigParses(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("../config.example.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +25,7 @@ func TestExampleConfigParses(t *testing.T) {
 }
 
 func TestConfigErrorsNameTheField(t *testing.T) {
+	t.Parallel()
 	env := func(string) string { return "" }
 	base := "discourse:\n  url: https://forum.example.org\n  api_key: k\n"
 	tests := map[string]struct{ yaml, field string }{
@@ -84,6 +86,7 @@ func FuzzParseConfig(f *testing.F) {
 // nearest valid key; a duration without a unit names the field; neither
 // prints a Go type.
 func TestConfigErrorsInPlainWords(t *testing.T) {
+	t.Parallel()
 	env := func(string) string { return "" }
 	base := "discourse:\n  url: https://forum.example.org\n  api_key: k\n"
 	for in, want := range map[string]string{

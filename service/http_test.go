@@ -10,6 +10,7 @@ import (
 )
 
 func TestHTTPServerLimits(t *testing.T) {
+	t.Parallel()
 	srv := NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, err := io.ReadAll(r.Body)
 		var tooBig *http.MaxBytesError
@@ -37,6 +38,7 @@ func TestHTTPServerLimits(t *testing.T) {
 }
 
 func TestAdminBaseURL(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ listen, base, cert, want string }{
 		{":8080", "", "", "http://localhost:8080"},
 		{"0.0.0.0:8080", "", "", "http://localhost:8080"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRecordIsIdempotentAndMovesCursorTogether(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	a := Action{Kind: "reply", Key: "reply:1:1", TopicID: 1, PostID: 1, Payload: json.RawMessage(`{"draft":"x"}`), State: StateApproved, Mode: "auto"}
@@ -42,6 +43,7 @@ func TestRecordIsIdempotentAndMovesCursorTogether(t *testing.T) {
 }
 
 func TestTransitionsAndConcurrentApprovals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	if _, err := db.Record(ctx, []Action{{Kind: "reply", Key: "k", TopicID: 3, PostID: 9, Payload: json.RawMessage(`{}`), State: StatePending, Mode: "queue"}}); err != nil {

@@ -26,6 +26,7 @@ func mustOpen(tb testing.TB) *DB {
 }
 
 func TestOpenSetsPragmasAndMigratesOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
 	for i := 0; i < 2; i++ { // the second open must find the schema current
@@ -66,6 +67,7 @@ func entry(id, title string, source string) knowledge.Entry {
 }
 
 func TestUpsertIsIdempotentAndCuratedWins(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	curated := entry("o/r#1", "curated title", "pack:vllm")
@@ -108,6 +110,7 @@ func TestUpsertIsIdempotentAndCuratedWins(t *testing.T) {
 }
 
 func TestSearchQuotesHostileTerms(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{entry("o/r#1", "NEAR AND OR", "github")}, nil); err != nil {
@@ -121,6 +124,7 @@ func TestSearchQuotesHostileTerms(t *testing.T) {
 }
 
 func TestConcurrentImports(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	var wg sync.WaitGroup
@@ -153,6 +157,7 @@ func TestConcurrentImports(t *testing.T) {
 func fmtID(w, i int) string { return fmt.Sprintf("o/r#%d-%d", w, i) }
 
 func TestSchemaRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := mustOpen(t)
 	p, err := knowledge.BuiltinPack("vllm")
@@ -174,6 +179,7 @@ func TestSchemaRoundTrip(t *testing.T) {
 // TestNoncesExpireAndAreBounded: anyone can start a login, so expired
 // nonces are deleted and at most MaxPendingLogins are kept.
 func TestNoncesExpireAndAreBounded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
 	if err != nil {

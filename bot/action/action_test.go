@@ -10,6 +10,7 @@ import (
 // version wrote (here with a field this version does not know, and
 // without the newer cited ids) must still decode.
 func TestPayloadsDecodeStoredJSON(t *testing.T) {
+	t.Parallel()
 	stored := `{"trigger":"new_topic","topic_id":7,"topic_title":"OOM","category_id":2,"post_id":31,"post_number":1,
 		"asker":"alice","draft":"Lower the memory.","decision":"reply","confidence":0.91,"matches":[{"id":"vllm-oom","url":"https://example.org/1","title":"OOM","score":3.5,"reasons":["exception"]}],
 		"facts":{"platform":"rocm","versions":{"vllm":"0.24.0"}},"retired_field":true}`
@@ -27,6 +28,7 @@ func TestPayloadsDecodeStoredJSON(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		kind, payload, want string
 	}{
@@ -46,6 +48,7 @@ func TestDescribe(t *testing.T) {
 // TestEncodeDecodeEveryKind: each kind's payload records under its own
 // kind and decodes back to the same type and description.
 func TestEncodeDecodeEveryKind(t *testing.T) {
+	t.Parallel()
 	for _, p := range []Payload{
 		Reply{TopicID: 1, TopicTitle: "OOM", Draft: "d"},
 		Teach{SourceAction: 2, TopicTitle: "OOM"},

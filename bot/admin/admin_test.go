@@ -108,6 +108,7 @@ func (e *env) login(c *http.Client, username string) (int, string) {
 var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
 
 func TestLoginQueueAndApprove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := browser()
 	status, body := e.login(c, "maria") // a moderator
@@ -157,6 +158,7 @@ func TestLoginQueueAndApprove(t *testing.T) {
 }
 
 func TestSecurityHeadersAndCookies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := browser()
 	e.login(c, "admin")
@@ -186,6 +188,7 @@ func TestSecurityHeadersAndCookies(t *testing.T) {
 }
 
 func TestNonStaffIsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := browser()
 	status, body := e.login(c, "alice")
@@ -208,6 +211,7 @@ func TestNonStaffIsRefused(t *testing.T) {
 }
 
 func TestGroupMemberIsAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.forum.AddUser(discoursetest.User{Username: "sam", Groups: []string{"support-team"}, TrustLevel: 2})
 	status, body := e.login(browser(), "sam")
@@ -217,6 +221,7 @@ func TestGroupMemberIsAllowed(t *testing.T) {
 }
 
 func TestForgedReplayedAndExpiredPayloads(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := browser()
 	// Capture a genuine callback URL without following it.
@@ -263,6 +268,7 @@ func TestForgedReplayedAndExpiredPayloads(t *testing.T) {
 }
 
 func TestCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := browser()
 	e.login(c, "maria")
@@ -290,6 +296,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestConcurrentApprovalsYieldOneApproval(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	clients := []*http.Client{browser(), browser(), browser(), browser()}
 	tokens := make([]string, len(clients))
@@ -334,6 +341,7 @@ func TestConcurrentApprovalsYieldOneApproval(t *testing.T) {
 }
 
 func TestRejectTeachAndLoginLink(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	link, err := admin.NewLoginLink(context.Background(), e.db, e.page.URL+"/admin", "admin", time.Hour)
 	if err != nil {
@@ -387,6 +395,7 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 }
 
 func TestQueueScalesTo10000Drafts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var batch []store.Action
 	for i := 0; i < 10000; i++ {
@@ -410,6 +419,7 @@ func TestQueueScalesTo10000Drafts(t *testing.T) {
 // TestLoginStartsAreRateLimited: starting logins (each writes a nonce) is
 // limited; the page answers 429 with Retry-After past the burst.
 func TestLoginStartsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	limited := 0

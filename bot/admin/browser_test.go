@@ -39,6 +39,7 @@ func chromium(t *testing.T) string {
 // through the fake forum's DiscourseConnect, edits and approves a draft,
 // and the bot's next cycle posts it; a regular user is refused.
 func TestBrowserReviewFlow(t *testing.T) {
+	t.Parallel()
 	exe := chromium(t)
 	ctx := context.Background()
 

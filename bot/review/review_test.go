@@ -37,6 +37,7 @@ func queued(t *testing.T, db *store.DB, key string) int64 {
 }
 
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := newDB(t)
 	for _, c := range []struct {
@@ -98,6 +99,7 @@ func TestDecide(t *testing.T) {
 }
 
 func TestPast(t *testing.T) {
+	t.Parallel()
 	for audit, want := range map[string]string{"approve": "approved", "edit and approve as whisper": "edited and approved as whisper", "reject": "rejected"} {
 		if got := (Outcome{Audit: audit}).Past(); got != want {
 			t.Errorf("Past(%q) = %q, want %q", audit, got, want)
@@ -106,6 +108,7 @@ func TestPast(t *testing.T) {
 }
 
 func TestTeach(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := newDB(t)
 	id := queued(t, db, "reply:1:1")
