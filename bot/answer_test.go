@@ -114,7 +114,7 @@ func TestAnswerGolden(t *testing.T) {
 				}
 			}
 			draft := a.Draft(ans, 0)
-			cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, a.Engine.Thresholds.MaxCitations, nil)
+			cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, nil)
 			if ans.Decision == knowledge.DecisionIgnore || c.decision == knowledge.DecisionAbstain {
 				draft, cited = ans.Reply, nil
 			}

@@ -90,7 +90,7 @@ func (a *Answerer) Draft(ans knowledge.Answer, queueFloor float64) string {
 	case ans.Decision == knowledge.DecisionReply:
 		return ans.Reply
 	case ans.Decision == knowledge.DecisionAbstain && ans.Confidence >= queueFloor && len(ans.Matches) > 0:
-		cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, 3, nil)
+		cited := knowledge.Citations(ans.Matches, a.Engine.Thresholds, nil)
 		if len(cited) == 0 {
 			return ""
 		}

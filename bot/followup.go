@@ -63,7 +63,7 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 	if err != nil {
 		return store.Action{}, false, err
 	}
-	fresh := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, 3, func(m knowledge.Match) bool { return cited[m.URL] })
+	fresh := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, func(m knowledge.Match) bool { return cited[m.URL] })
 	specific := modelSpecificRE.MatchString(p.Raw)
 	var draft string
 	// Sources, however sure: decision queues an answer below the queue

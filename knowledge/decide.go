@@ -75,16 +75,17 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 	if conf < t.Reply || !top.Structured {
 		return DecisionAbstain, conf, nil
 	}
-	return DecisionReply, conf, Citations(ranked, t, t.MaxCitations, nil)
+	return DecisionReply, conf, Citations(ranked, t, nil)
 }
 
 // Citations is the one citation rule: the best structured match not
 // skipped, then further structured matches the model holds at least
-// t.CiteRelevance likely to fit, best first, at most max in all.
-func Citations(ranked []Match, t Thresholds, max int, skip func(Match) bool) []Match {
+// t.CiteRelevance likely to fit, best first, at most t.MaxCitations in
+// all. Replies, queued drafts and follow-ups all cite by it.
+func Citations(ranked []Match, t Thresholds, skip func(Match) bool) []Match {
 	var cited []Match
 	for _, m := range ranked {
-		if len(cited) == max {
+		if len(cited) == t.MaxCitations {
 			break
 		}
 		if !m.Structured || skip != nil && skip(m) {

@@ -122,7 +122,7 @@ func (r *Run) drafts() DraftStats {
 	var lens []int
 	var st DraftStats
 	for _, p := range r.Predictions {
-		cited := knowledge.Citations(p.Matches, e.Thresholds, e.Thresholds.MaxCitations, nil)
+		cited := knowledge.Citations(p.Matches, e.Thresholds, nil)
 		if len(cited) == 0 {
 			continue
 		}
