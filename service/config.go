@@ -13,6 +13,7 @@ import (
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/discourse"
 	"github.com/heraldbot/herald/importer"
+	"github.com/heraldbot/herald/knowledge"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -155,7 +156,7 @@ func Default() Config {
 	c.Bot.Mode = string(d.Mode)
 	c.Bot.PollInterval = Duration(30 * time.Second)
 	c.Bot.MaxPerTopic = d.MaxPerTopic
-	c.Bot.MaxReplyChars = 5000
+	c.Bot.MaxReplyChars = knowledge.DefaultMaxReplyChars
 	c.Bot.HourlyBudget = d.HourlyBudget
 	c.Bot.MaxMentionsPerUser = d.MaxMentionsPerUser
 	c.Store.Path = "herald.db"
