@@ -101,3 +101,34 @@ func TestConfigErrorsInPlainWords(t *testing.T) {
 		}
 	}
 }
+
+// TestExampleConfigStatesTheDefaults: the numbers config.example.yaml
+// shows are the defaults a config without them gets, so the example
+// cannot drift from DefaultOptions and the engine's reply cap.
+func TestExampleConfigStatesTheDefaults(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open("../config.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := Parse(f, func(k string) string { return map[string]string{"HERALD_DISCOURSE_API_KEY": "k"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	for name, pair := range map[string][2]any{
+		"bot.mode":                          {c.Bot.Mode, d.Bot.Mode},
+		"bot.poll_interval":                 {c.Bot.PollInterval, d.Bot.PollInterval},
+		"bot.max_reply_chars":               {c.Bot.MaxReplyChars, d.Bot.MaxReplyChars},
+		"bot.max_posts_per_topic":           {c.Bot.MaxPerTopic, d.Bot.MaxPerTopic},
+		"bot.hourly_budget":                 {c.Bot.HourlyBudget, d.Bot.HourlyBudget},
+		"bot.max_mentions_per_user_per_day": {c.Bot.MaxMentionsPerUser, d.Bot.MaxMentionsPerUser},
+		"bot.auto_post_confidence":          {c.Bot.AutoPost, d.Bot.AutoPost},
+		"bot.queue_floor":                   {c.Bot.QueueFloor, d.Bot.QueueFloor},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%s: the example says %v, the default is %v", name, pair[0], pair[1])
+		}
+	}
+}
