@@ -246,7 +246,7 @@ func workedNumbers(f *Facts, cited []Match) string {
 			line := fmt.Sprintf("`--gpu-memory-utilization %s` budgets about %s GiB (%s × %s GiB) for this instance",
 				fmtNum(util), fmtNum(budget), fmtNum(util), fmtNum(total))
 			if hasAlloc {
-				line += fmt.Sprintf(", yet PyTorch held %s GiB: the setting guides vLLM's planning, it does not cap memory.", fmtNum(alloc))
+				line += fmt.Sprintf(", yet PyTorch held %s GiB: the setting guides %s planning, it does not cap memory.", fmtNum(alloc), possessive(f.Package))
 			} else {
 				line += "."
 			}
@@ -497,4 +497,12 @@ func fmtNum(v float64) string {
 	out := strconv.FormatFloat(v, 'f', 2, 64)
 	out = strings.TrimRight(out, "0")
 	return strings.TrimSuffix(out, ".")
+}
+
+// possessive is "vLLM's" for the main package, or "the engine's".
+func possessive(p MainPackage) string {
+	if p.Name == "" {
+		return "the engine's"
+	}
+	return p.String() + "'s"
 }

@@ -50,6 +50,9 @@ var genericWrappers = []string{
 func extractErrors(doc *document, s *Schema) []ErrorInfo {
 	lines, title := errorLines(doc)
 	set := &errorSet{seen: map[string]int{}}
+	if s != nil {
+		set.main = s.Vocabulary.Package.Name
+	}
 	set.scanLines(lines)
 	// A title that names a class without a colon: "NotImplementedError
 	// from the OpenAI-compatible server".
@@ -98,6 +101,9 @@ func errorLines(doc *document) (lines []string, title string) {
 type errorSet struct {
 	out  []ErrorInfo
 	seen map[string]int
+	// main is the main package, whose frames are recognised in a source
+	// tree too.
+	main string
 }
 
 func (set *errorSet) add(e ErrorInfo) {
@@ -144,7 +150,7 @@ func (set *errorSet) scanLines(lines []string) {
 			continue
 		}
 		if m := frameRE.FindStringSubmatch(l); m != nil {
-			if pkg := framePackage(m[1]); pkg != "" && !contains(frames, pkg) {
+			if pkg := framePackage(m[1], set.main); pkg != "" && !contains(frames, pkg) {
 				frames = append(frames, pkg)
 			}
 			continue
@@ -339,8 +345,9 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 }
 
 // framePackage returns the top-level package of a traceback frame path:
-// ".../site-packages/vllm/engine/llm_engine.py" → "vllm".
-func framePackage(file string) string {
+// ".../site-packages/vllm/engine/llm_engine.py" → "vllm", or main for a
+// frame in its source tree ("/workspace/vllm/vllm/worker.py").
+func framePackage(file, main string) string {
 	file = strings.ReplaceAll(file, "\\", "/")
 	for _, marker := range []string{"site-packages/", "dist-packages/"} {
 		if i := strings.LastIndex(file, marker); i >= 0 {
@@ -349,11 +356,8 @@ func framePackage(file string) string {
 			return strings.TrimSuffix(pkg, ".py")
 		}
 	}
-	if i := strings.Index(file, "/vllm/"); i >= 0 {
-		return "vllm"
-	}
-	if strings.HasPrefix(file, "<") {
-		return ""
+	if main != "" && strings.Contains(file, "/"+main+"/") {
+		return main
 	}
 	return ""
 }

@@ -108,6 +108,9 @@ func (p *Pack) validate() error {
 	if p.Name == "" {
 		return &PackError{Field: "name", Err: errRequired}
 	}
+	if _, err := p.Vocabulary.Logs.compile(); err != nil {
+		return &PackError{Pack: p.Name, Field: "vocabulary", Err: fmt.Errorf("%w: %v", errInvalid, err)}
+	}
 	seen := map[string]bool{}
 	for _, e := range p.Entries {
 		fail := func(field string, err error) error {
@@ -217,7 +220,7 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 			v.LabelPlatforms[plat] = appendUnique(v.LabelPlatforms[plat], labels...)
 		}
 		if v.Package.Name == "" {
-			v.Package = o.Vocabulary.Package
+			v.Package, v.Logs = o.Vocabulary.Package, o.Vocabulary.Logs
 		}
 	}
 	return s.Prepare()

@@ -33,9 +33,6 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
 
-// detectedPlatformRE is vLLM's own statement of the platform it found.
-var detectedPlatformRE = regexp.MustCompile(`(?i)Automatically detected platform (cuda|rocm|cpu|xpu|tpu|neuron)\b`)
-
 // hardwareWeight is the evidence of one hardware word of the pack's
 // vocabulary: between a bare "cuda" (1) and a version suffix (8-10),
 // equal to the strongest generic signals, since a GPU's name says which
@@ -85,8 +82,10 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 			}
 		}
 	}
-	if m := detectedPlatformRE.FindStringSubmatch(text); m != nil {
-		score[strings.ToLower(m[1])] += 10
+	if re := s.logs().platform; re != nil {
+		if m := re.FindStringSubmatch(text); m != nil && len(m) > 1 {
+			score[strings.ToLower(m[1])] += 10
+		}
 	}
 	for plat, n := range hardwareHits(text, s) {
 		score[plat] += hardwareWeight * min(n, 3)

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -35,6 +37,10 @@ type Schema struct {
 
 	// templates is Templates compiled; nil until the schema is prepared.
 	templates []compiledTemplate
+	// logFormats are the vocabulary's log formats compiled, once
+	// prepared is set.
+	logFormats compiledLogs
+	prepared   bool
 }
 
 // Vocabulary is what a pack knows about the words of its posts: which
@@ -59,6 +65,54 @@ type Vocabulary struct {
 	// LabelPlatforms maps a platform to the issue-tracker labels that say
 	// an imported issue is about it (rocm: [rocm, amd]).
 	LabelPlatforms map[string][]string `yaml:"label_platforms" json:"label_platforms,omitempty"`
+	// Logs are the lines the main package logs about itself.
+	Logs LogFormats `yaml:"log_formats" json:"log_formats,omitzero"`
+}
+
+// LogFormats are regular expressions for the lines a main package logs
+// about the installation it runs on. In Version, {version} stands for a
+// release version, which the first group captures ("vLLM API server
+// version {version}"); Platform's first group is the platform it
+// detected.
+type LogFormats struct {
+	Version  string `yaml:"version" json:"version,omitempty"`
+	Platform string `yaml:"platform" json:"platform,omitempty"`
+}
+
+// compiledLogs are LogFormats ready to match; a nil field matches
+// nothing.
+type compiledLogs struct {
+	version, platform *regexp.Regexp
+}
+
+// compile compiles the formats; it reports the first that does not.
+func (l LogFormats) compile() (compiledLogs, error) {
+	var c compiledLogs
+	var err error
+	if l.Version != "" {
+		if c.version, err = regexp.Compile(`(?i)` + strings.ReplaceAll(l.Version, "{version}", versionPat)); err != nil {
+			return compiledLogs{}, fmt.Errorf("log_formats.version: %w", err)
+		}
+	}
+	if l.Platform != "" {
+		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err != nil {
+			return compiledLogs{}, fmt.Errorf("log_formats.platform: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// logs returns the schema's compiled log formats, compiling them when
+// the schema was not prepared.
+func (s *Schema) logs() compiledLogs {
+	if s == nil {
+		return compiledLogs{}
+	}
+	if s.prepared {
+		return s.logFormats
+	}
+	c, _ := s.Vocabulary.Logs.compile()
+	return c
 }
 
 // MainPackage names the package a pack is about.
@@ -82,6 +136,8 @@ func (p MainPackage) String() string {
 // MergeSchemas and Pack.Schema return prepared schemas.
 func (s *Schema) Prepare() *Schema {
 	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
+	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed
+	s.prepared = true
 	return s
 }
 

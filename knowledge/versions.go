@@ -15,16 +15,15 @@ var (
 	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
 	// "vllm==0.6.3", "vllm 0.6.3" (pip list), "vLLM version: 0.8.3",
 	// "vLLM Version: 0.8.3" (collect_env), "vllm version 0.5.3".
-	pkgVersionRE    = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
-	pipShowRE       = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
-	pipShowVerRE    = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
-	serverVersionRE = regexp.MustCompile(`(?i)\bvLLM (?:API server )?version:? ` + versionPat)
-	rocmVersionRE   = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
-	ncclVersionRE   = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
-	pythonVerRE     = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
-	osRE            = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
-	exportEnvRE     = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+	pkgVersionRE  = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
+	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	rocmVersionRE = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE   = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE          = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE   = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
 // Version statements are weighed by how they were made: a tool's own
@@ -166,8 +165,10 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 			vs.set(m[1], n[1], tierListing)
 		}
 	}
-	if m := serverVersionRE.FindStringSubmatch(l); m != nil {
-		vs.set("vllm", m[1], tierListing)
+	if re := s.logs().version; re != nil {
+		if m := re.FindStringSubmatch(l); m != nil {
+			vs.set(s.Vocabulary.Package.Name, m[1], tierListing)
+		}
 	}
 	for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
 		if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
