@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,47 @@ func TestIssueEntry(t *testing.T) {
 	// platform is the pack's to say.
 	if e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: "t", Labels: []string{"rocm"}}, nil); len(e.Platforms) != 0 || !contains(e.Tags, "rocm") {
 		t.Errorf("without a vocabulary: platforms %v tags %v", e.Platforms, e.Tags)
+	}
+}
+
+// TestPackNamesItsMainPackage: another project's pack names its own
+// package, log lines and platform labels; nothing of vLLM is assumed.
+func TestPackNamesItsMainPackage(t *testing.T) {
+	t.Parallel()
+	src := `name: myproj
+vocabulary:
+  main_package: {name: myproj, display: MyProj}
+  log_formats:
+    version: 'MyProj server version {version}'
+    platform: 'running on (cuda|rocm|cpu)\b'
+  label_platforms:
+    rocm: [amd-gpu]
+entries:
+  - id: myorg/myproj#1
+    kind: issue
+    url: https://github.com/myorg/myproj/issues/1
+    title: Crash at start
+    affected: "<1.3.0"
+`
+	p, err := ParsePack(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	f, err := Extract(Post{Title: "crash", Body: "INFO MyProj server version 1.2.3\nINFO running on rocm\n"}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Package.Name != "myproj" || f.Versions["myproj"] != "1.2.3" || f.Platform != "rocm" {
+		t.Errorf("facts: package %+v, versions %v, platform %q", f.Package, f.Versions, f.Platform)
+	}
+	e := IssueEntry(Issue{Repo: "myorg/myproj", Number: 2, Title: "t", Labels: []string{"AMD-GPU"}}, &s.Vocabulary)
+	if !slices.Equal(e.Platforms, []string{"rocm"}) {
+		t.Errorf("label platforms: %v", e.Platforms)
+	}
+	bad := strings.Replace(src, "running on (cuda|rocm|cpu)", "running on (cuda", 1)
+	var pe *PackError
+	if _, err := ParsePack(strings.NewReader(bad)); !errors.As(err, &pe) || pe.Field != "vocabulary" {
+		t.Errorf("a log format that does not compile: %v, want a PackError on vocabulary", err)
 	}
 }
