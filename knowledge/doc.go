@@ -15,9 +15,13 @@
 //   - Extraction never panics and never runs unbounded: inputs are capped at
 //     MaxPostBytes, Markdown is parsed in bounded pieces with quote nesting
 //     capped, and every other scanner is linear in its input.
-//   - Extraction reads classes of input, with the words it needs (hardware,
-//     model families, device names, error templates) taken from the packs'
-//     Vocabulary and entries, not from Go.
+//   - Extraction reads classes of input, with the words it needs (the
+//     main package, its log lines, hardware, model families, device
+//     names, issue labels, error templates) taken from the packs'
+//     Vocabulary and entries, not from Go. What Go still names is the
+//     Python ML ecosystem a post's environment lists: the package names
+//     whose loose versions are read (knownPackages) and a few build
+//     markers of platforms (platformSignals).
 //   - Every link in a composed reply comes from a matched Entry; facts from
 //     the post appear only in code spans, and any other text that is not a
 //     curated pack's own is made inert (Inert), so replies cannot @mention
