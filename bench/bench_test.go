@@ -207,3 +207,22 @@ func TestCalibrationGap(t *testing.T) {
 		t.Error("gap of no posts is not 0")
 	}
 }
+
+// TestWilsonInterval checks the 95% interval against values computed by
+// hand from the Wilson score formula.
+func TestWilsonInterval(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		k, n   int
+		lo, hi float64
+	}{{4, 10, 16.8, 68.7}, {10, 11, 62.3, 98.4}, {0, 5, 0, 43.4}, {0, 0, 0, 100}} {
+		lo, hi := wilson(c.k, c.n)
+		if lo != c.lo || hi != c.hi {
+			t.Errorf("wilson(%d, %d) = %.1f–%.1f, want %.1f–%.1f", c.k, c.n, lo, hi, c.lo, c.hi)
+		}
+	}
+	if !(Bucket{N: 10, Correct: 4, MeanConf: 20, CILow: 16.8, CIHigh: 68.7}).Consistent() ||
+		(Bucket{N: 10, Correct: 4, MeanConf: 7, CILow: 16.8, CIHigh: 68.7}).Consistent() {
+		t.Error("Consistent does not test the mean confidence against the interval")
+	}
+}

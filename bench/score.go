@@ -276,6 +276,30 @@ type Bucket struct {
 	Correct   int     // of those, posts whose top match staff would accept
 	Pct       float64 // Correct/N in percent
 	MeanConf  float64 // mean confidence of the posts here, in percent
+	// CILow and CIHigh bound the hit rate's 95% Wilson score interval,
+	// in percent: with a handful of posts in a bucket, a hit rate far
+	// from the confidence may still be what chance gives.
+	CILow, CIHigh float64
+}
+
+// Consistent reports whether the bucket's mean confidence lies inside
+// the 95% interval of its hit rate (an empty bucket is).
+func (b Bucket) Consistent() bool {
+	return b.N == 0 || b.MeanConf >= b.CILow && b.MeanConf <= b.CIHigh
+}
+
+// wilson is the 95% Wilson score interval of k successes in n trials, in
+// percent.
+func wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 100
+	}
+	const z = 1.959964
+	p, nf := float64(k)/float64(n), float64(n)
+	mid := (p + z*z/(2*nf)) / (1 + z*z/nf)
+	half := z / (1 + z*z/nf) * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	round := func(x float64) float64 { return math.Round(1000*x) / 10 }
+	return round(max(0, mid-half)), round(min(1, mid+half))
 }
 
 // Reliability buckets the posts a bot may answer by the confidence of
@@ -319,6 +343,7 @@ func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 	}
 	for i := range buckets {
 		buckets[i].Pct = pct(float64(buckets[i].Correct), buckets[i].N)
+		buckets[i].CILow, buckets[i].CIHigh = wilson(buckets[i].Correct, buckets[i].N)
 		if buckets[i].N > 0 {
 			buckets[i].MeanConf = math.Round(10000*sums[i]/float64(buckets[i].N)) / 100
 		}

@@ -3,10 +3,13 @@ package importer
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -103,7 +106,7 @@ func TestImportSources(t *testing.T) {
 func TestOpenKBWithoutAPathHoldsTheBuiltins(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, closeDB, err := OpenKB(ctx, "")
+	db, closeDB, err := OpenKB(ctx, "", io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +115,39 @@ func TestOpenKBWithoutAPathHoldsTheBuiltins(t *testing.T) {
 	if err != nil || st.Total == 0 || len(st.Packs) == 0 {
 		t.Errorf("stats %+v, %v; want the embedded packs", st, err)
 	}
-	if _, _, err := OpenKB(ctx, filepath.Join(t.TempDir(), "missing.db")); err == nil {
+	if _, _, err := OpenKB(ctx, filepath.Join(t.TempDir(), "missing.db"), io.Discard); err == nil {
 		t.Error("a missing knowledge base opened")
+	}
+}
+
+// TestStalePacks: a knowledge base holding an older copy of an embedded
+// pack's schema is named until the pack is imported again.
+func TestStalePacks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t)
+	if err := ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
+		t.Fatalf("fresh import: stale %v, %v", stale, err)
+	}
+	p, err := knowledge.BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := p.Schema()
+	old.Vocabulary.Package = knowledge.MainPackage{} // what an earlier Herald stored
+	if err := db.SaveSchema(ctx, "vllm", old); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := StalePacks(ctx, db); err != nil || !slices.Equal(stale, []string{"vllm"}) {
+		t.Errorf("older schema: stale %v, %v; want [vllm]", stale, err)
+	}
+	if err := ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
+		t.Errorf("after re-import: stale %v, %v", stale, err)
 	}
 }

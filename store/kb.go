@@ -144,6 +144,23 @@ func (d *DB) SaveSchema(ctx context.Context, pack string, schema *knowledge.Sche
 	return nil
 }
 
+// PackSchema returns the schema stored for one pack, or ErrNotFound.
+func (d *DB) PackSchema(ctx context.Context, pack string) (*knowledge.Schema, error) {
+	var data string
+	err := d.db.QueryRowContext(ctx, "SELECT data FROM kb_schemas WHERE pack = ?", pack).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: read schema %s: %w", pack, err)
+	}
+	var s knowledge.Schema
+	if err := json.Unmarshal([]byte(data), &s); err != nil {
+		return nil, fmt.Errorf("store: decode schema %s: %w", pack, err)
+	}
+	return &s, nil
+}
+
 // Schema merges the program schemas of every imported pack.
 func (d *DB) Schema(ctx context.Context) (*knowledge.Schema, error) {
 	rows, err := d.db.QueryContext(ctx, "SELECT pack, data FROM kb_schemas ORDER BY pack")

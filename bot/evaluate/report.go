@@ -114,10 +114,25 @@ func (rep *Report) WriteText(w io.Writer, perCase bool) error {
 		fmt.Fprintf(w, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", d.N, d.Median, d.Longest, d.NotInert)
 	}
 	fmt.Fprintln(w, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
+	within10, consistent, filled := 0, 0, 0
 	for _, b := range rep.Reliability {
-		fmt.Fprintf(w, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%%  mean confidence %5.1f%%\n", b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.MeanConf)
+		mark := ""
+		if b.N > 0 {
+			filled++
+			if math.Abs(b.Pct-b.MeanConf) <= 10 {
+				within10++
+			}
+			if b.Consistent() {
+				consistent++
+			} else {
+				mark = "  confidence outside the interval"
+			}
+		}
+		fmt.Fprintf(w, "  [%.2f, %.2f)  n=%-3d accepted=%-3d %5.1f%% (95%% interval %5.1f–%5.1f)  mean confidence %5.1f%%%s\n",
+			b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.CILow, b.CIHigh, b.MeanConf, mark)
 	}
-	fmt.Fprintf(w, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points\n", bench.CalibrationGap(rep.Reliability))
+	fmt.Fprintf(w, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points; %d of %d buckets within 10 points, %d of %d with their confidence inside the hit rate's 95%% interval\n",
+		bench.CalibrationGap(rep.Reliability), within10, filled, consistent, filled)
 	if !perCase {
 		return nil
 	}

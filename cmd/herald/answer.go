@@ -46,7 +46,7 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fmt.Errorf("answer: read post: %w", err)
 	}
 
-	db, cleanup, err := importer.OpenKB(ctx, *kbPath)
+	db, cleanup, err := importer.OpenKB(ctx, *kbPath, stderr)
 	if err != nil {
 		return err
 	}

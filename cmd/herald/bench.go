@@ -42,7 +42,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return usagef("bench cases takes one FILE")
 	}
-	return withCases(ctx, pos[0], *kbPath, func(run *evaluate.Run) error {
+	return withCases(ctx, pos[0], *kbPath, stderr, func(run *evaluate.Run) error {
 		rep, err := run.Measure(ctx, o)
 		if err != nil {
 			return err
@@ -72,7 +72,7 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if len(pos) != 1 {
 		return usagef("kb fit takes one CASES.jsonl file")
 	}
-	return withCases(ctx, pos[0], *dbPath, func(run *evaluate.Run) error {
+	return withCases(ctx, pos[0], *dbPath, stderr, func(run *evaluate.Run) error {
 		if *folds > 0 {
 			fmt.Fprintln(stderr, run.Summary(run.CrossValidate(*folds, 1, o), *folds))
 		}
@@ -99,7 +99,7 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // withCases answers the cases at path against the knowledge base at kb
 // ("" for the embedded packs) and runs fn on the result.
-func withCases(ctx context.Context, path, kb string, fn func(*evaluate.Run) error) error {
+func withCases(ctx context.Context, path, kb string, stderr io.Writer, fn func(*evaluate.Run) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("cases: %w", err)
@@ -109,7 +109,7 @@ func withCases(ctx context.Context, path, kb string, fn func(*evaluate.Run) erro
 	if err != nil {
 		return err
 	}
-	db, closeDB, err := importer.OpenKB(ctx, kb)
+	db, closeDB, err := importer.OpenKB(ctx, kb, stderr)
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func demoForum(forumOnly bool, statePath, apiKey, connectSecret string, log *slo
 // demoBot runs Herald against the demo forum at forumURL, with the admin
 // page and a login link printed once it listens.
 func demoBot(ctx context.Context, forumURL string, mode bot.Mode, botListen string, poll time.Duration, connectSecret string, log *slog.Logger, stdout io.Writer) error {
-	db, closeDB, err := importer.OpenKB(ctx, "")
+	db, closeDB, err := importer.OpenKB(ctx, "", io.Discard)
 	if err != nil {
 		return err
 	}
