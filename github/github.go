@@ -1,13 +1,13 @@
-// Package github is Herald's GitHub importer: it turns GitHub's wire
-// formats into knowledge issues and entries. It reads a repository's
-// issues from the REST API, following Link-header paging, revalidating
-// with ETags (a 304 costs no rate limit) and obeying the rate-limit
-// headers (it waits for a reset that is near and reports one that is
-// far), and it reads the JSON `gh issue list --json` prints
-// (ParseIssueList).
+// Package github reads GitHub's wire formats into knowledge.Issue
+// values. It reads a repository's issues from the REST API, following
+// Link-header paging, revalidating with ETags (a 304 costs no rate
+// limit) and obeying the rate-limit headers (it waits for a reset that
+// is near and reports one that is far), and it reads the JSON `gh issue
+// list --json` prints (ParseIssueList).
 //
-// Only this package knows those formats; knowledge sees knowledge.Issue
-// and makes the entries. The caller stores the result.
+// Only this package knows those formats; package importer turns the
+// issues into entries (knowledge.IssueEntry, with the packs' vocabulary)
+// and stores them.
 package github
 
 import (
