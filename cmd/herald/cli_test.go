@@ -17,6 +17,7 @@ import (
 )
 
 func TestPauseResume(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "h.db")
 	out, _, err := runCmd(t, "", "pause", "--db", db)
 	if err != nil || !strings.Contains(out, "paused") {
@@ -31,6 +32,7 @@ func TestPauseResume(t *testing.T) {
 // TestDemoForumOnlyKeepsState starts `herald demo --forum-only` with a
 // state file, posts to it, stops it, and starts it again.
 func TestDemoForumOnlyKeepsState(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "forum.json")
 	start := func() (string, context.CancelFunc, chan error) {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -77,6 +79,7 @@ func TestDemoForumOnlyKeepsState(t *testing.T) {
 // TestAdminLinkChecksTheUser: a login link is only made for someone the
 // forum knows as staff or as a member of admin.groups.
 func TestAdminLinkChecksTheUser(t *testing.T) {
+	t.Parallel()
 	cfg := seededForumConfig(t, discoursetest.BotAPIKey, "admin:\n  groups: [support-team]\n")
 	for user, ok := range map[string]bool{"maria": true, "admin": true, "alice": false, "nobody": false} {
 		out, _, err := runCmd(t, "", "admin-link", "--config", cfg, "--as", user, "--ttl", (5 * time.Minute).String())
@@ -89,6 +92,7 @@ func TestAdminLinkChecksTheUser(t *testing.T) {
 // TestRunRefusesARejectedKey: `herald run` with a key the forum rejects
 // stops at start with an error naming the setting.
 func TestRunRefusesARejectedKey(t *testing.T) {
+	t.Parallel()
 	cfg := seededForumConfig(t, "not-the-key", "knowledge:\n  sources: []\nhttp:\n  listen: 127.0.0.1:0\n")
 	_, _, err := runCmd(t, "", "run", "--config", cfg)
 	var ve *service.ValidationError

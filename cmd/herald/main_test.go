@@ -20,6 +20,7 @@ func runCmd(t *testing.T, stdin string, args ...string) (string, string, error) 
 // TestAnswerJSONContract checks the documented JSON shape of
 // `herald answer --format json` on the embedded pack (no --kb, no config).
 func TestAnswerJSONContract(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCmd(t, "", "answer", "../../examples/oom-rocm-offload.md", "--format", "json",
 		"--title", "Running out of memory despite very low --gpu-memory-utilization")
 	if err != nil {
@@ -92,6 +93,7 @@ func TestAnswerJSONContract(t *testing.T) {
 }
 
 func TestAnswerMarkdownFromStdin(t *testing.T) {
+	t.Parallel()
 	out, _, err := runCmd(t, "We are excited to announce our meetup next week!", "answer", "-", "--title", "Meetup")
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +104,7 @@ func TestAnswerMarkdownFromStdin(t *testing.T) {
 }
 
 func TestKBCommands(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "kb.db")
 	out, _, err := runCmd(t, "", "kb", "import", "--db", db, "builtin:vllm")
 	if err != nil || !strings.Contains(out, "inserted") {
@@ -137,6 +140,7 @@ func TestKBCommands(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{}, {"nope"}, {"answer", "--format", "xml"}, {"kb"}, {"kb", "import", "--db", filepath.Join(t.TempDir(), "x.db")}} {
 		_, stderr, err := runCmd(t, "", args...)
 		if code := exitCode(err, &bytes.Buffer{}); code != 2 {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestQueueCLI(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "h.db")
 	db, err := store.Open(context.Background(), path)
 	if err != nil {

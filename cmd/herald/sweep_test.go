@@ -11,6 +11,7 @@ import (
 )
 
 func TestSweepAndLearnCommands(t *testing.T) {
+	t.Parallel()
 	forum := discoursetest.New(discoursetest.WithRateLimit(0))
 	t.Cleanup(forum.Close)
 	forum.Seed("herald")
