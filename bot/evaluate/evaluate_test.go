@@ -90,3 +90,24 @@ func TestFitNamesItsCases(t *testing.T) {
 		t.Errorf("reply threshold %v", m.Reply)
 	}
 }
+
+// TestMeasureRepeatsSplits: with repeats, the report keeps one held-out
+// report per split, the headline's first, and prints their spread.
+func TestMeasureRepeatsSplits(t *testing.T) {
+	t.Parallel()
+	run := answered(t)
+	rep, err := run.Measure(context.Background(), Options{Folds: 2, Seed: 1, Repeats: 3, Fit: bench.DefaultFitOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Repeated) != 3 || len(rep.Columns) != 3 {
+		t.Fatalf("%d repeated reports, %d columns; want 3 and 3", len(rep.Repeated), len(rep.Columns))
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "held-out over 3 splits (seeds 1–3)") {
+		t.Errorf("no spread in:\n%s", text.String())
+	}
+}

@@ -20,7 +20,11 @@ type Options struct {
 	Folds int
 	// Seed seeds the stratified fold split.
 	Seed uint64
-	Fit  bench.FitOptions
+	// Repeats cross-validates again with the seeds after Seed, to show
+	// how much the held-out figures move with the split alone; 0 or 1
+	// means once.
+	Repeats int
+	Fit     bench.FitOptions
 }
 
 // Column is one column of the report's table.
@@ -40,8 +44,11 @@ type Report struct {
 	Reliability []bench.Bucket
 	Drafts      DraftStats
 	// CV is the cross-validation (with Folds > 0).
-	CV      bench.CrossValidation
-	Options Options
+	CV bench.CrossValidation
+	// Repeated are the held-out reports of every split (with Repeats >
+	// 1), the headline's first.
+	Repeated []bench.Report
+	Options  Options
 	// Shipped are the thresholds of the shipped model.
 	Shipped knowledge.Thresholds
 }
@@ -68,6 +75,13 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 		rep.Columns = append(rep.Columns,
 			Column{fmt.Sprintf("held-out (%d folds)", o.Folds), bench.Score(r.Cases, rep.CV.HeldOut, schema)},
 			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
+		if o.Repeats > 1 {
+			rep.Repeated = append(rep.Repeated, rep.Columns[0].Report)
+			for i := 1; i < o.Repeats; i++ {
+				cv := r.CrossValidate(o.Folds, o.Seed+uint64(i), o.Fit)
+				rep.Repeated = append(rep.Repeated, bench.Score(r.Cases, cv.HeldOut, schema))
+			}
+		}
 	}
 	rep.Columns = append(rep.Columns, Column{"shipped model", bench.Score(r.Cases, shipped, schema)})
 	rep.Reliability = bench.Reliability(r.Cases, headline, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
@@ -92,6 +106,9 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 		out["fold_models"] = rep.CV.Models
 		out["in_sample_model"] = rep.CV.All
 	}
+	if len(rep.Repeated) > 0 {
+		out["repeated_held_out"] = rep.Repeated
+	}
 	return out
 }
 
@@ -109,6 +126,9 @@ func (rep *Report) WriteText(w io.Writer, perCase bool) error {
 		fmt.Fprintf(w, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
 			o.Fit.TargetWrong, o.Fit.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), rep.CV.All.Reply, rep.CV.All.QueueFloor, rep.Shipped.Reply)
 		fmt.Fprintln(w, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
+	}
+	if len(rep.Repeated) > 1 {
+		rep.writeRepeats(w)
 	}
 	if d := rep.Drafts; d.N > 0 {
 		fmt.Fprintf(w, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", d.N, d.Median, d.Longest, d.NotInert)
@@ -193,4 +213,28 @@ func (rep *Report) writeTable(w io.Writer) error {
 		fmt.Fprintf(tw, "\t\n")
 	}
 	return tw.Flush()
+}
+
+// writeRepeats prints the mean and range of the held-out figures over the
+// repeated splits.
+func (rep *Report) writeRepeats(w io.Writer) {
+	fmt.Fprintf(w, "\nheld-out over %d splits (seeds %d–%d): mean [min, max]\n", len(rep.Repeated), rep.Options.Seed, rep.Options.Seed+uint64(len(rep.Repeated))-1)
+	for _, m := range []struct {
+		name string
+		get  func(bench.Report) float64
+	}{
+		{"support answered %", func(r bench.Report) float64 { return 100 - r.SupportSilentPct }},
+		{"wrong-post %", func(r bench.Report) float64 { return r.WrongPostPct }},
+		{"wrong posts", func(r bench.Report) float64 { return float64(r.WrongPosts) }},
+		{"strict hit@1 %", func(r bench.Report) float64 { return r.StrictHit1 }},
+		{"lenient hit@3 %", func(r bench.Report) float64 { return r.LenientHit3 }},
+		{"not-support ignored %", func(r bench.Report) float64 { return r.NotSupportIgnoredPct }},
+	} {
+		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+		for _, r := range rep.Repeated {
+			v := m.get(r)
+			lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
+		}
+		fmt.Fprintf(w, "  %-22s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
+	}
 }

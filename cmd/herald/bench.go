@@ -34,6 +34,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	o := evaluate.Options{}
 	fs.IntVar(&o.Folds, "folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the stratified fold split")
+	fs.IntVar(&o.Repeats, "repeats", 1, "cross-validate with this many seeds from --seed and print the spread of the held-out figures")
 	fitFlags(fs, &o.Fit)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
