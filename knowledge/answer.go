@@ -31,12 +31,11 @@ type Engine struct {
 // Answer ranks the candidates for a post whose facts were already
 // extracted, decides, and composes the reply.
 func (e *Engine) Answer(p Post, f Facts, cands []Candidate) Answer {
-	text := p.Title + "\n" + p.Body
 	model := e.Model
 	if model == nil {
 		model = DefaultModel()
 	}
-	ranked := rank(&e.memo, &f, text, cands, model)
+	ranked := rank(&e.memo, p, &f, cands, model)
 	decision, conf, cited := Decide(p.Title, p.Body, &f, ranked, e.Thresholds)
 	n := e.MaxMatches
 	if n == 0 {

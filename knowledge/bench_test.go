@@ -36,7 +36,7 @@ func BenchmarkRank(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Rank(&f, post.Body, cands, DefaultModel())
+		Rank(post, &f, cands, DefaultModel())
 	}
 }
 

@@ -59,6 +59,7 @@ const (
 	fFlagsRare    = "flags_rare"     // the flags set, each by 1/(candidates that match it too)
 	fSigRare      = "signature_rare" // signature similarity / candidates whose symptoms match the error too
 	fTitle        = "title"          // share of the entry title's words in the post
+	fTitlePair    = "title_pair"     // share of the post title's words in the entry title
 	fCurated      = "curated"        // written by people (a pack, a solved topic)
 	fDocs         = "docs"           // a documentation page
 )
@@ -69,7 +70,7 @@ var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true,
 
 // Features lists every feature name in a fixed order.
 var Features = []string{fText, fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fCurated, fDocs, fFlagsRare, fSigRare}
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare}
 
 const (
 	signatureMin = 0.45 // below this, two messages are not the same error
@@ -88,16 +89,18 @@ var genericClasses = map[string]bool{
 // Rank scores candidates against the facts of a post and returns them best
 // first. postText is the post's title and body, used to check described
 // symptoms and flags named outside a command line.
-func Rank(f *Facts, postText string, cands []Candidate, model *Model) []Match {
-	return rank(&symptomMemo{}, f, postText, cands, model)
+func Rank(p Post, f *Facts, cands []Candidate, model *Model) []Match {
+	return rank(&symptomMemo{}, p, f, cands, model)
 }
 
-func rank(memo *symptomMemo, f *Facts, postText string, cands []Candidate, model *Model) []Match {
+func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) []Match {
+	postText := p.Title + "\n" + p.Body
 	maxText := 0.0
 	for _, c := range cands {
 		maxText = math.Max(maxText, c.TextScore)
 	}
-	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(), maxText: maxText}
+	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(), maxText: maxText,
+		title: tokenSet(stripTitleTemplate(p.Title))}
 	out := make([]Match, 0, len(cands))
 	flagsHit := make([][]string, 0, len(cands))
 	for _, c := range cands {
@@ -166,6 +169,8 @@ type scorer struct {
 	// ver is the post's version of the main package, or nil.
 	ver     *Version
 	maxText float64
+	// title are the content words of the post's title.
+	title map[string]bool
 }
 
 // evidence collects one match's evidence, scaled by the entry's prior
@@ -218,8 +223,22 @@ func (s *scorer) textEvidence(ev evidence, c Candidate) {
 		}
 		ev.add(fText, rel, reason)
 	}
-	if cov, n := s.pt.coverage(s.memo.titleTokens(e.Title)); n >= 3 {
+	entryTitle := s.memo.titleTokens(e.Title)
+	if cov, n := s.pt.coverage(entryTitle); n >= 3 {
 		ev.add(fTitle, cov, "")
+	}
+	// Posts and issues are often titled alike: the share of the post
+	// title's words the entry's title has.
+	if len(s.title) >= 3 {
+		shared := 0
+		for w := range s.title {
+			if entryTitle[w] {
+				shared++
+			}
+		}
+		if shared > 0 {
+			ev.add(fTitlePair, float64(shared)/float64(len(s.title)), "")
+		}
 	}
 	if e.Curated() {
 		ev.add(fCurated, 1, "")

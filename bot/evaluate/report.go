@@ -27,6 +27,9 @@ type Options struct {
 	Fit     bench.FitOptions
 }
 
+// reliabilityEdges are the confidence buckets of the reliability table.
+var reliabilityEdges = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001}
+
 // Column is one column of the report's table.
 type Column struct {
 	Name   string
@@ -46,9 +49,10 @@ type Report struct {
 	// CV is the cross-validation (with Folds > 0).
 	CV bench.CrossValidation
 	// Repeated are the held-out reports of every split (with Repeats >
-	// 1), the headline's first.
-	Repeated []bench.Report
-	Options  Options
+	// 1), the headline's first, and RepeatedGaps their calibration gaps.
+	Repeated     []bench.Report
+	RepeatedGaps []float64
+	Options      Options
 	// Shipped are the thresholds of the shipped model.
 	Shipped knowledge.Thresholds
 }
@@ -75,16 +79,17 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 		rep.Columns = append(rep.Columns,
 			Column{fmt.Sprintf("held-out (%d folds)", o.Folds), bench.Score(r.Cases, rep.CV.HeldOut, schema)},
 			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
-		if o.Repeats > 1 {
-			rep.Repeated = append(rep.Repeated, rep.Columns[0].Report)
-			for i := 1; i < o.Repeats; i++ {
-				cv := r.CrossValidate(o.Folds, o.Seed+uint64(i), o.Fit)
-				rep.Repeated = append(rep.Repeated, bench.Score(r.Cases, cv.HeldOut, schema))
+		for i := 0; i < o.Repeats && o.Repeats > 1; i++ {
+			cv := rep.CV
+			if i > 0 {
+				cv = r.CrossValidate(o.Folds, o.Seed+uint64(i), o.Fit)
 			}
+			rep.Repeated = append(rep.Repeated, bench.Score(r.Cases, cv.HeldOut, schema))
+			rep.RepeatedGaps = append(rep.RepeatedGaps, bench.CalibrationGap(bench.Reliability(r.Cases, cv.HeldOut, reliabilityEdges)))
 		}
 	}
 	rep.Columns = append(rep.Columns, Column{"shipped model", bench.Score(r.Cases, shipped, schema)})
-	rep.Reliability = bench.Reliability(r.Cases, headline, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001})
+	rep.Reliability = bench.Reliability(r.Cases, headline, reliabilityEdges)
 	rep.Drafts = r.drafts()
 	return rep, nil
 }
@@ -219,20 +224,22 @@ func (rep *Report) writeTable(w io.Writer) error {
 // repeated splits.
 func (rep *Report) writeRepeats(w io.Writer) {
 	fmt.Fprintf(w, "\nheld-out over %d splits (seeds %d–%d): mean [min, max]\n", len(rep.Repeated), rep.Options.Seed, rep.Options.Seed+uint64(len(rep.Repeated))-1)
+	gap := func(i int) float64 { return rep.RepeatedGaps[i] }
 	for _, m := range []struct {
 		name string
-		get  func(bench.Report) float64
+		get  func(i int) float64
 	}{
-		{"support answered %", func(r bench.Report) float64 { return 100 - r.SupportSilentPct }},
-		{"wrong-post %", func(r bench.Report) float64 { return r.WrongPostPct }},
-		{"wrong posts", func(r bench.Report) float64 { return float64(r.WrongPosts) }},
-		{"strict hit@1 %", func(r bench.Report) float64 { return r.StrictHit1 }},
-		{"lenient hit@3 %", func(r bench.Report) float64 { return r.LenientHit3 }},
-		{"not-support ignored %", func(r bench.Report) float64 { return r.NotSupportIgnoredPct }},
+		{"calibration gap", gap},
+		{"support answered %", func(i int) float64 { r := rep.Repeated[i]; return 100 - r.SupportSilentPct }},
+		{"wrong-post %", func(i int) float64 { r := rep.Repeated[i]; return r.WrongPostPct }},
+		{"wrong posts", func(i int) float64 { r := rep.Repeated[i]; return float64(r.WrongPosts) }},
+		{"strict hit@1 %", func(i int) float64 { r := rep.Repeated[i]; return r.StrictHit1 }},
+		{"lenient hit@3 %", func(i int) float64 { r := rep.Repeated[i]; return r.LenientHit3 }},
+		{"not-support ignored %", func(i int) float64 { r := rep.Repeated[i]; return r.NotSupportIgnoredPct }},
 	} {
 		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
-		for _, r := range rep.Repeated {
-			v := m.get(r)
+		for i := range rep.Repeated {
+			v := m.get(i)
 			lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
 		}
 		fmt.Fprintf(w, "  %-22s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
