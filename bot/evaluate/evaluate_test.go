@@ -76,6 +76,9 @@ func TestMeasureScoresBesideTheBaseline(t *testing.T) {
 	if js["herald"].(bench.Report).Cases != nil || js["in_sample"] != nil {
 		t.Errorf("JSON without folds or per-case rows: %v", js)
 	}
+	if len(rep.Columns[0].Report.Cases) != 2 {
+		t.Error("JSON dropped the report's own per-case rows")
+	}
 }
 
 // TestFitNamesItsCases: a fitted model says what it was fitted on.

@@ -95,24 +95,33 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 }
 
 // JSON is the report as `bench cases --json` prints it; perCase keeps
-// each case's row.
+// each case's row. The report itself is left as it is.
 func (rep *Report) JSON(perCase bool) map[string]any {
+	cols := slices.Clone(rep.Columns)
+	bl := rep.Baseline
 	if !perCase {
-		for i := range rep.Columns {
-			rep.Columns[i].Report.Cases = nil
+		for i := range cols {
+			cols[i].Report.Cases = nil
 		}
-		rep.Baseline.Cases = nil
+		bl.Cases = nil
 	}
-	out := map[string]any{"herald": rep.Columns[0].Report, "baseline": rep.Baseline, "reliability": rep.Reliability,
+	out := map[string]any{"herald": cols[0].Report, "baseline": bl, "reliability": rep.Reliability,
 		"calibration_gap": bench.CalibrationGap(rep.Reliability)}
 	if rep.Options.Folds > 0 {
-		out["in_sample"] = rep.Columns[1].Report
-		out["shipped"] = rep.Columns[2].Report
+		out["in_sample"] = cols[1].Report
+		out["shipped"] = cols[2].Report
 		out["fold_models"] = rep.CV.Models
 		out["in_sample_model"] = rep.CV.All
 	}
 	if len(rep.Repeated) > 0 {
-		out["repeated_held_out"] = rep.Repeated
+		repeated := slices.Clone(rep.Repeated)
+		for i := range repeated {
+			if !perCase {
+				repeated[i].Cases = nil
+			}
+		}
+		out["repeated_held_out"] = repeated
+		out["repeated_calibration_gaps"] = rep.RepeatedGaps
 	}
 	return out
 }
