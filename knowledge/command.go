@@ -210,12 +210,23 @@ func expandVars(line string, vars map[string]string) string {
 	return line
 }
 
-// joinContinuations joins lines that end in a backslash with the next one.
+// blockMarkerRE matches a line that is only a Discourse BBCode block tag
+// ([details="Log"], [/details], [quote], [spoiler]): formatting, never
+// the rest of a command.
+var blockMarkerRE = regexp.MustCompile(`(?i)^\s*\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]\s*$`)
+
+// joinContinuations joins lines that end in a backslash with the next one;
+// a BBCode block tag ends the command instead.
 func joinContinuations(lines []string) []string {
 	var out []string
 	var cur strings.Builder
 	for _, l := range lines {
 		t := strings.TrimRight(l, " \t")
+		if cur.Len() > 0 && blockMarkerRE.MatchString(t) {
+			out = append(out, strings.TrimSpace(cur.String()), l)
+			cur.Reset()
+			continue
+		}
 		if strings.HasSuffix(t, "\\") && cur.Len() < maxCommandBytes {
 			cur.WriteString(strings.TrimSuffix(t, "\\"))
 			cur.WriteByte(' ')

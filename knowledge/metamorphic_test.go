@@ -212,3 +212,63 @@ func TestMetamorphic(t *testing.T) {
 		})
 	}
 }
+
+// lossyPerturbations take away something a reader uses: fences say which
+// lines are code (a line without flags is a command in a code block and
+// a sentence outside one), and cooking eats the quotes and asterisks of
+// unfenced code. TestMetamorphicCorpus measures them but holds only the
+// others to no change.
+var lossyPerturbations = map[string]bool{"fences-removed": true, "cooked-html": true}
+
+// TestMetamorphicCorpus runs the perturbations over the 1,143 real GitHub
+// issues of ../shared/kb-corpus, posts no rule was written from: the
+// facts must not change when only the formatting does.
+func TestMetamorphicCorpus(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
+	path := "../../shared/kb-corpus/vllm-issues.json"
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment)", path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issues []struct{ Title, Body string }
+	if err := json.Unmarshal(data, &issues); err != nil {
+		t.Fatal(err)
+	}
+	if raceEnabled {
+		var sample []struct{ Title, Body string }
+		for i := 0; i < len(issues); i += 8 {
+			sample = append(sample, issues[i])
+		}
+		t.Logf("race detector on: %d of the %d issues", len(sample), len(issues))
+		issues = sample
+	}
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	base := make([]string, len(issues))
+	for i, is := range issues {
+		f, _ := Extract(Post{Title: is.Title, Body: is.Body, Format: FormatMarkdown}, s)
+		base[i] = factPrint(f, s)
+	}
+	for _, pert := range perturbations {
+		changed := 0
+		for i, is := range issues {
+			f, _ := Extract(Post{Title: is.Title, Body: pert.fn(is.Body)}, s)
+			if got := factPrint(f, s); got != base[i] {
+				changed++
+				if !lossyPerturbations[pert.name] {
+					t.Errorf("%s: issue %d %q: facts changed\n--- original\n%s--- after\n%s", pert.name, i, is.Title, base[i], got)
+				}
+			}
+		}
+		t.Logf("%s: %d of %d issues changed facts", pert.name, changed, len(issues))
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package knowledge
+
+const raceEnabled = false
