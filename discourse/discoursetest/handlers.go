@@ -390,6 +390,19 @@ func jsonOrApp(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// locked runs fn, a handler that changes the forum, with the request's
+// caller and parameters and the server's lock held; a request
+// readRequest refuses never reaches it.
+func (s *Server) locked(w http.ResponseWriter, r *http.Request, needUser bool, fn func(c caller, f url.Values)) {
+	c, f, ok := readRequest(w, r, needUser)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(c, f)
+}
+
 // readRequest reads a request's caller and parameters. It answers 403
 // not_logged_in when needUser and nobody is logged in, and 400 for
 // parameters it cannot read; ok is false when it has answered.

@@ -47,64 +47,60 @@ func (s *Server) getPost(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) createPostHandler(w http.ResponseWriter, r *http.Request) {
-	c, f, ok := readRequest(w, r, true)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := memoKey(c.user.ID, f)
-	if m, ok := s.memo[key]; ok && s.now().Sub(m.at) < 120*time.Second {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		_, _ = w.Write(m.body)
-		return
-	}
-	if _, given := f["raw"]; !given {
-		writeError(w, http.StatusBadRequest, "", "param is missing or the value is empty: raw")
-		return
-	}
-	postType := discourse.PostTypeRegular
-	if truthy(f.Get("whisper")) {
-		if !c.user.Staff() {
-			writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to create whispers.")
+	s.locked(w, r, true, func(c caller, f url.Values) {
+		key := memoKey(c.user.ID, f)
+		if m, ok := s.memo[key]; ok && s.now().Sub(m.at) < 120*time.Second {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			_, _ = w.Write(m.body)
 			return
 		}
-		postType = discourse.PostTypeWhisper
-	}
-	raw, title := f.Get("raw"), f.Get("title")
-	newTopic, pm := title != "", f.Get("archetype") == "private_message"
-	var t *Topic
-	if !newTopic {
-		t = s.topics[atoi(f.Get("topic_id"))]
-	}
-	if errs := s.validateCreate(c.user, t, title, newTopic, pm, raw); len(errs) > 0 {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"action": "create_post", "errors": errs})
-		return
-	}
-	if wait := s.rateLimitWait(c.user, newTopic); wait > 0 {
-		writeRateLimited(w, wait)
-		return
-	}
-	if c.user.RequireApproval {
-		s.enqueue(w, c.user)
-		return
-	}
-	var p *Post
-	if newTopic {
-		t, p = s.createTopicFromForm(c.user, f, pm)
-	} else {
-		p = s.createPost(c.user, t, raw, atoi(f.Get("reply_to_post_number")), postType)
-	}
-	s.recordCreate(c.user, newTopic, raw)
-	m := s.postJSON(p, c.user, true)
-	m["topic_slug"] = t.Slug
-	body, _ := jsonMarshal(m)
-	s.memo[key] = memoEntry{at: s.now(), body: body}
-	if s.afterCreate != nil {
-		s.afterCreate(*p)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	_, _ = w.Write(body)
+		if _, given := f["raw"]; !given {
+			writeError(w, http.StatusBadRequest, "", "param is missing or the value is empty: raw")
+			return
+		}
+		postType := discourse.PostTypeRegular
+		if truthy(f.Get("whisper")) {
+			if !c.user.Staff() {
+				writeError(w, http.StatusForbidden, "invalid_access", "You are not permitted to create whispers.")
+				return
+			}
+			postType = discourse.PostTypeWhisper
+		}
+		raw, title := f.Get("raw"), f.Get("title")
+		newTopic, pm := title != "", f.Get("archetype") == "private_message"
+		var t *Topic
+		if !newTopic {
+			t = s.topics[atoi(f.Get("topic_id"))]
+		}
+		if errs := s.validateCreate(c.user, t, title, newTopic, pm, raw); len(errs) > 0 {
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"action": "create_post", "errors": errs})
+			return
+		}
+		if wait := s.rateLimitWait(c.user, newTopic); wait > 0 {
+			writeRateLimited(w, wait)
+			return
+		}
+		if c.user.RequireApproval {
+			s.enqueue(w, c.user)
+			return
+		}
+		var p *Post
+		if newTopic {
+			t, p = s.createTopicFromForm(c.user, f, pm)
+		} else {
+			p = s.createPost(c.user, t, raw, atoi(f.Get("reply_to_post_number")), postType)
+		}
+		s.recordCreate(c.user, newTopic, raw)
+		m := s.postJSON(p, c.user, true)
+		m["topic_slug"] = t.Slug
+		body, _ := jsonMarshal(m)
+		s.memo[key] = memoEntry{at: s.now(), body: body}
+		if s.afterCreate != nil {
+			s.afterCreate(*p)
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_, _ = w.Write(body)
+	})
 }
 
 // createTopicFromForm creates a topic, or a private message whose

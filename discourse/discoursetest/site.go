@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -246,23 +247,19 @@ func (s *Server) browserLogin(w http.ResponseWriter, r *http.Request) {
 
 // unacceptHandler is the Solved plugin's POST /solution/unaccept.
 func (s *Server) unacceptHandler(w http.ResponseWriter, r *http.Request) {
-	c, f, ok := readRequest(w, r, false)
-	if !ok {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.post(atoi(f.Get("id")))
-	if writeAccess(w, s.postAccess(p, c.user)) {
-		return
-	}
-	t := s.topics[p.TopicID]
-	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
-		writeForbidden(w)
-		return
-	}
-	if t.AcceptedPostID == p.ID {
-		t.AcceptedPostID = 0
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": "OK"})
+	s.locked(w, r, false, func(c caller, f url.Values) {
+		p := s.post(atoi(f.Get("id")))
+		if writeAccess(w, s.postAccess(p, c.user)) {
+			return
+		}
+		t := s.topics[p.TopicID]
+		if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
+			writeForbidden(w)
+			return
+		}
+		if t.AcceptedPostID == p.ID {
+			t.AcceptedPostID = 0
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": "OK"})
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -145,43 +146,39 @@ func (s *Server) topicPosts(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateTopic(w http.ResponseWriter, r *http.Request) {
-	c, f, ok := readRequest(w, r, false)
-	if !ok {
-		return
-	}
-	id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.topics[id]
-	if writeAccess(w, s.topicAccess(t, c.user)) {
-		return
-	}
-	if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
-		writeForbidden(w)
-		return
-	}
-	if tags, ok := f["tags[]"]; ok {
-		var clean []string
-		for _, tg := range tags {
-			if tg = strings.TrimSpace(strings.ToLower(tg)); tg != "" {
-				if len(tg) > 20 {
-					writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"Tag is too long: " + tg}})
-					return
-				}
-				clean = append(clean, tg)
-			}
-		}
-		if len(clean) > 5 {
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"You can only apply 5 tags to a topic."}})
+	s.locked(w, r, false, func(c caller, f url.Values) {
+		id := atoi(strings.TrimSuffix(r.PathValue("id"), ".json"))
+		t := s.topics[id]
+		if writeAccess(w, s.topicAccess(t, c.user)) {
 			return
 		}
-		t.Tags = clean
-	}
-	if title := r.PostForm.Get("title"); title != "" {
-		t.Title, t.Slug = title, slugify(title)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"basic_topic": map[string]any{"id": t.ID, "title": t.Title,
-		"fancy_title": t.Title, "slug": t.Slug, "posts_count": s.postsCount(t.ID)}})
+		if c.user == nil || !c.user.Staff() && c.user.ID != t.UserID {
+			writeForbidden(w)
+			return
+		}
+		if tags, ok := f["tags[]"]; ok {
+			var clean []string
+			for _, tg := range tags {
+				if tg = strings.TrimSpace(strings.ToLower(tg)); tg != "" {
+					if len(tg) > 20 {
+						writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"Tag is too long: " + tg}})
+						return
+					}
+					clean = append(clean, tg)
+				}
+			}
+			if len(clean) > 5 {
+				writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"errors": []string{"You can only apply 5 tags to a topic."}})
+				return
+			}
+			t.Tags = clean
+		}
+		if title := r.PostForm.Get("title"); title != "" {
+			t.Title, t.Slug = title, slugify(title)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"basic_topic": map[string]any{"id": t.ID, "title": t.Title,
+			"fancy_title": t.Title, "slug": t.Slug, "posts_count": s.postsCount(t.ID)}})
+	})
 }
 
 // topicPage serves a minimal HTML view of a topic for people and browsers.
