@@ -9,12 +9,9 @@
 package importer
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -152,83 +149,4 @@ func ReadDocs(dir, base string) ([]knowledge.Entry, error) {
 		return nil, fmt.Errorf("import docs %s: %w", dir, err)
 	}
 	return out, nil
-}
-
-// OpenKB opens the knowledge base at path, or, with no path, a temporary
-// database holding the embedded packs; close closes it and removes a
-// temporary one. A knowledge base holding an older copy of an embedded
-// pack's schema (made by an earlier Herald) is read as it is, with a
-// warning on warn: the schema's vocabulary is what posts are read with.
-func OpenKB(ctx context.Context, path string, warn io.Writer) (db *store.DB, close func(), err error) {
-	if path != "" {
-		if _, err := os.Stat(path); err != nil {
-			return nil, nil, fmt.Errorf("knowledge base %s: %w (create it with `herald kb import --db %s builtin:vllm`)", path, err, path)
-		}
-		db, err := store.Open(ctx, path)
-		if err != nil {
-			return nil, nil, err
-		}
-		stale, err := StalePacks(ctx, db)
-		if err != nil {
-			db.Close()
-			return nil, nil, err
-		}
-		for _, name := range stale {
-			fmt.Fprintf(warn, "herald: warning: %s holds an older copy of the built-in pack %s; refresh it with `herald kb import --db %s builtin:%s`\n", path, name, path, name)
-		}
-		return db, func() { db.Close() }, nil
-	}
-	db, _, cleanup, err := OpenTemp(ctx, "herald-kb-")
-	if err != nil {
-		return nil, nil, fmt.Errorf("temporary knowledge base: %w", err)
-	}
-	if err := ImportBuiltins(ctx, db); err != nil {
-		cleanup()
-		return nil, nil, err
-	}
-	return db, cleanup, nil
-}
-
-// StalePacks names the embedded packs whose schema in db differs from
-// the one built into this binary.
-func StalePacks(ctx context.Context, db *store.DB) ([]string, error) {
-	var stale []string
-	for _, name := range knowledge.BuiltinPacks() {
-		stored, err := db.PackSchema(ctx, name)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		p, err := knowledge.BuiltinPack(name)
-		if err != nil {
-			return nil, err
-		}
-		a, errA := json.Marshal(stored)
-		b, errB := json.Marshal(p.Schema())
-		if err := errors.Join(errA, errB); err != nil {
-			return nil, fmt.Errorf("importer: compare schema %s: %w", name, err)
-		}
-		if !bytes.Equal(a, b) {
-			stale = append(stale, name)
-		}
-	}
-	return stale, nil
-}
-
-// OpenTemp opens a new, empty database in a fresh temporary directory
-// named after prefix; cleanup closes it and removes the directory.
-func OpenTemp(ctx context.Context, prefix string) (db *store.DB, path string, cleanup func(), err error) {
-	dir, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	path = filepath.Join(dir, "herald.db")
-	db, err = store.Open(ctx, path)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, "", nil, err
-	}
-	return db, path, func() { db.Close(); os.RemoveAll(dir) }, nil
 }
