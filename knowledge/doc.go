@@ -16,12 +16,13 @@
 //     MaxPostBytes, Markdown is parsed in bounded pieces with quote nesting
 //     capped, and every other scanner is linear in its input.
 //   - Extraction reads classes of input, with the words it needs (the
-//     main package, its log lines, hardware, model families, device
-//     names, issue labels, error templates) taken from the packs'
-//     Vocabulary and entries, not from Go. What Go still names is the
-//     Python ML ecosystem a post's environment lists: the package names
-//     whose loose versions are read (knownPackages) and a few build
-//     markers of platforms (platformSignals).
+//     main package, its log lines, the packages whose versions are read,
+//     hardware, model families, device names, issue labels, error
+//     templates) taken from the packs' Vocabulary and entries, not from
+//     Go. What Go still names are the generic signs of a platform
+//     (platformSignals: "+rocm" and "+cpu" version suffixes, HIP errors,
+//     --gpus) and the forms in which CUDA, ROCm, NCCL, the NVIDIA driver
+//     and Python state their own versions.
 //   - Every link in a composed reply comes from a matched Entry; facts from
 //     the post appear only in code spans, and any other text that is not a
 //     curated pack's own is made inert (Inert), so replies cannot @mention

@@ -207,11 +207,18 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 		v := &s.Vocabulary
 		v.DeviceWords = appendUnique(v.DeviceWords, o.Vocabulary.DeviceWords...)
 		v.ModelFamilies = appendUnique(v.ModelFamilies, o.Vocabulary.ModelFamilies...)
+		v.Packages = appendUnique(v.Packages, o.Vocabulary.Packages...)
 		for plat, words := range o.Vocabulary.Hardware {
 			if v.Hardware == nil {
 				v.Hardware = map[string][]string{}
 			}
 			v.Hardware[plat] = appendUnique(v.Hardware[plat], words...)
+		}
+		for plat, markers := range o.Vocabulary.PlatformMarkers {
+			if v.PlatformMarkers == nil {
+				v.PlatformMarkers = map[string][]string{}
+			}
+			v.PlatformMarkers[plat] = appendUnique(v.PlatformMarkers[plat], markers...)
 		}
 		for plat, labels := range o.Vocabulary.LabelPlatforms {
 			if v.LabelPlatforms == nil {

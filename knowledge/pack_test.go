@@ -135,6 +135,9 @@ vocabulary:
     platform: 'running on (cuda|rocm|cpu)\b'
   label_platforms:
     rocm: [amd-gpu]
+  packages: [myproj, foolib]
+  platform_markers:
+    xpu: [myproj-xpu]
 entries:
   - id: myorg/myproj#1
     kind: issue
@@ -153,6 +156,13 @@ entries:
 	}
 	if f.Package.Name != "myproj" || f.Versions["myproj"] != "1.2.3" || f.Platform != "rocm" {
 		t.Errorf("facts: package %+v, versions %v, platform %q", f.Package, f.Versions, f.Platform)
+	}
+	f, err = Extract(Post{Title: "slow", Body: "It got slow after foolib 2.3 came in; torch 2.5 is unchanged. We run the myproj-xpu image."}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Versions["foolib"] != "2.3" || f.Versions["torch"] != "" || f.Platform != "xpu" {
+		t.Errorf("the pack's packages and markers: versions %v, platform %q; want foolib only, on xpu", f.Versions, f.Platform)
 	}
 	e := IssueEntry(Issue{Repo: "myorg/myproj", Number: 2, Title: "t", Labels: []string{"AMD-GPU"}}, &s.Vocabulary)
 	if !slices.Equal(e.Platforms, []string{"rocm"}) {

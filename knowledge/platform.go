@@ -21,9 +21,9 @@ type platformSignal struct {
 }
 
 var platformSignals = []platformSignal{
-	{regexp.MustCompile(`\+rocm\d*|\brocm/vllm|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
+	{regexp.MustCompile(`\+rocm\d*|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
 	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
-	{regexp.MustCompile(`\+cpu\b|VLLM_TARGET_DEVICE=cpu|\bvllm-cpu\b`), "cpu", 10, []string{"cpu"}},
+	{regexp.MustCompile(`\+cpu\b`), "cpu", 10, []string{"cpu"}},
 	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
@@ -38,6 +38,36 @@ var platformSignals = []platformSignal{
 // equal to the strongest generic signals, since a GPU's name says which
 // platform it runs but a post may name hardware it does not use.
 const hardwareWeight = 5
+
+// markerWeight is the evidence of a pack's platform marker, that of the
+// build suffixes (+rocm, +cpu) it stands beside.
+const markerWeight = 10
+
+// wordChar reports whether c is a regexp word character (\w).
+func wordChar(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// countMarkers counts, up to max, the places where one of markers occurs
+// in text starting and ending at a word boundary.
+func countMarkers(text string, markers []string, max int) int {
+	n := 0
+	for _, m := range markers {
+		for i := 0; m != "" && i < len(text) && n < max; {
+			j := strings.Index(text[i:], m)
+			if j < 0 {
+				break
+			}
+			at, end := i+j, i+j+len(m)
+			if (at == 0 || !wordChar(text[at-1])) && (end == len(text) || !wordChar(text[end])) {
+				n++
+			}
+			i = end
+		}
+	}
+	return n
+}
+
 
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
@@ -71,6 +101,15 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 		n := len(s.re.FindAllStringIndex(text, 3))
 		if n > 0 {
 			score[s.platform] += s.weight * min(n, 3)
+		}
+	}
+	// The pack's own markers: image names and build settings that name a
+	// platform as surely as a build suffix does.
+	if s != nil {
+		for plat, markers := range s.Vocabulary.PlatformMarkers {
+			if n := countMarkers(text, markers, 3); n > 0 {
+				score[plat] += markerWeight * n
+			}
 		}
 	}
 	// A device chosen on a command line: --device cpu.

@@ -37,9 +37,10 @@ type Schema struct {
 
 	// templates is Templates compiled; nil until the schema is prepared.
 	templates []compiledTemplate
-	// logFormats are the vocabulary's log formats compiled, once
-	// prepared is set.
+	// logFormats are the vocabulary's log formats compiled, and
+	// packages its package names, once prepared is set.
 	logFormats compiledLogs
+	packages   compiledPackages
 	prepared   bool
 }
 
@@ -67,6 +68,16 @@ type Vocabulary struct {
 	LabelPlatforms map[string][]string `yaml:"label_platforms" json:"label_platforms,omitempty"`
 	// Logs are the lines the main package logs about itself.
 	Logs LogFormats `yaml:"log_formats" json:"log_formats,omitzero"`
+	// Packages are the packages a post's environment lists whose
+	// versions are read even when written loosely: in a sentence ("the
+	// support that arrived in transformers 5.10", "PyTorch 2.4.0") or in
+	// a listing row with a short version. A name ending in "*" matches
+	// any digits after it (nvidia-nccl-cu*).
+	Packages []string `yaml:"packages" json:"packages,omitempty"`
+	// PlatformMarkers maps a platform to text that names it as surely as
+	// a build suffix does: the main package's platform images and build
+	// settings (rocm: [rocm/vllm]).
+	PlatformMarkers map[string][]string `yaml:"platform_markers" json:"platform_markers,omitempty"`
 }
 
 // LogFormats are regular expressions for the lines a main package logs
@@ -137,6 +148,7 @@ func (p MainPackage) String() string {
 func (s *Schema) Prepare() *Schema {
 	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
 	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed
+	s.packages = compilePackages(s.Vocabulary.Packages)
 	s.prepared = true
 	return s
 }

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -13,9 +14,6 @@ var (
 	// "vllm -v" / "vllm --version" on one line, the version on the next.
 	versionCmdRE  = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?([\w.-]+)\s+(?:-v|-V|--version|version)\s*$`)
 	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
-	// "vllm==0.6.3", "vllm 0.6.3" (pip list), "vLLM version: 0.8.3",
-	// "vLLM Version: 0.8.3" (collect_env), "vllm version 0.5.3".
-	pkgVersionRE  = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(vllm(?:-mlx)?|torch|pytorch|transformers|triton|xformers|flashinfer(?:-python)?|flash[-_]attn|lmdeploy|sglang|nccl|vllm-flash-attn|tokenizers|ray|numpy|cuda|rocm|python|nvidia-nccl-cu\d+|torchvision)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
 	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
 	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
 	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
@@ -58,18 +56,49 @@ var (
 	pythonStatedRE = regexp.MustCompile(`(?i)(?:^|[^/\w])Python(?:\s+version)?(?:\s*:\s*|\s+)v?(3\.\d{1,2}(?:\.\d+)?)\b`)
 )
 
-// knownPackages are names whose versions are read even when written
-// loosely ("PyTorch 2.4.0", "cuda11.8"); other names need a statement
-// whose form says it is a version: a pin, a listing row, a label with a
-// full x.y.z version.
-var knownPackages = map[string]bool{
-	"vllm": true, "vllm-mlx": true, "torch": true, "pytorch": true, "transformers": true,
-	"triton": true, "xformers": true, "flashinfer": true, "flashinfer-python": true,
-	"flash-attn": true, "flash_attn": true, "lmdeploy": true, "sglang": true, "nccl": true,
-	"vllm-flash-attn": true, "tokenizers": true, "ray": true, "numpy": true, "cuda": true,
-	"rocm": true, "python": true, "torchvision": true, "xinference": true, "safetensors": true,
-	"accelerate": true, "peft": true, "bitsandbytes": true, "auto-gptq": true, "autoawq": true,
-	"openai": true, "fastapi": true, "pydantic": true, "docker": true,
+// compiledPackages are a vocabulary's package names ready to match.
+type compiledPackages struct {
+	// known holds the literal names, lower-cased.
+	known map[string]bool
+	// stated matches a package named beside a version: "vllm==0.6.3",
+	// "vllm 0.6.3" (pip list), "vLLM version: 0.8.3", "vllm version
+	// 0.5.3"; nil when the vocabulary names none.
+	stated *regexp.Regexp
+}
+
+func compilePackages(names []string) compiledPackages {
+	c := compiledPackages{known: map[string]bool{}}
+	var alts []string
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if stem, ok := strings.CutSuffix(n, "*"); ok {
+			alts = append(alts, regexp.QuoteMeta(stem)+`\d+`)
+			continue
+		}
+		if n != "" {
+			c.known[n] = true
+			alts = append(alts, regexp.QuoteMeta(n))
+		}
+	}
+	if len(alts) == 0 {
+		return c
+	}
+	// Longer names first, so "vllm-flash-attn" is not read as "vllm".
+	sort.SliceStable(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+	c.stated = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
+	return c
+}
+
+// pkgs returns the schema's compiled package names, compiling them when
+// the schema was not prepared.
+func (s *Schema) pkgs() compiledPackages {
+	if s == nil {
+		return compiledPackages{}
+	}
+	if s.prepared {
+		return s.packages
+	}
+	return compilePackages(s.Vocabulary.Packages)
 }
 
 // notPackages are labels that precede numbers but name no package.
@@ -115,6 +144,7 @@ func fullVersion(ver string) bool {
 type versionSet struct {
 	v    map[string]string
 	tier map[string]int
+	pk   compiledPackages
 }
 
 func (vs *versionSet) set(pkg, ver string, tier int) {
@@ -132,7 +162,7 @@ func (vs *versionSet) set(pkg, ver string, tier int) {
 // extractVersions reads versions from tool listings, labelled statements,
 // image tags and sentences; see the tiers above.
 func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string {
-	vs := &versionSet{v: map[string]string{}, tier: map[string]int{}}
+	vs := &versionSet{v: map[string]string{}, tier: map[string]int{}, pk: s.pkgs()}
 	lines := doc.lines()
 	for i, l := range lines {
 		if isErrorLine(l) {
@@ -171,13 +201,13 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 		}
 	}
 	for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
-		if !strings.Contains(m[1], "_") || knownPackages[strings.ToLower(m[1])] {
+		if !strings.Contains(m[1], "_") || vs.pk.known[strings.ToLower(m[1])] {
 			vs.set(m[1], m[2], tierListing)
 		}
 	}
 	if m := listRowRE.FindStringSubmatch(l); m != nil {
 		name := strings.ToLower(m[1])
-		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+		if vs.pk.known[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
 			vs.set(m[1], m[2], tierListing)
 		}
 	}
@@ -194,7 +224,7 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 func (vs *versionSet) labelled(l string) {
 	for _, m := range labelledRE.FindAllStringSubmatch(l, -1) {
 		name := strings.ToLower(m[1])
-		if knownPackages[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
+		if vs.pk.known[name] || !strings.Contains(name, "_") && fullVersion(m[2]) {
 			vs.set(m[1], m[2], tierLabelled)
 		}
 	}
@@ -221,7 +251,10 @@ var labelledVersions = []struct {
 
 // prose reads "vllm 0.8.5" in a sentence.
 func (vs *versionSet) prose(l string) {
-	for _, m := range pkgVersionRE.FindAllStringSubmatch(l, -1) {
+	if vs.pk.stated == nil {
+		return
+	}
+	for _, m := range vs.pk.stated.FindAllStringSubmatch(l, -1) {
 		pkg := strings.ToLower(m[1])
 		if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
 			continue // read above with their own patterns
@@ -237,7 +270,10 @@ func (vs *versionSet) title(title string, s *Schema) {
 	if s != nil {
 		main = s.Vocabulary.Package.Name
 	}
-	for _, m := range pkgVersionRE.FindAllStringSubmatch(title, -1) {
+	if vs.pk.stated == nil {
+		return
+	}
+	for _, m := range vs.pk.stated.FindAllStringSubmatch(title, -1) {
 		if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
 			vs.set(p, m[2], tierTitle)
 		}
