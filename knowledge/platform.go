@@ -68,7 +68,6 @@ func countMarkers(text string, markers []string, max int) int {
 	return n
 }
 
-
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
 	for _, ver := range versions {
