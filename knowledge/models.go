@@ -2,18 +2,21 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // modelRE matches a Hugging Face model id: org/name.
 var modelRE = regexp.MustCompile(`(?:^|[\s"'=(` + "`" + `:])([A-Za-z0-9][\w.-]{1,60})/([\w.-]*[A-Za-z][\w.-]{0,100})`)
 
-// notModels are org/name shaped words that are not models.
+// notModelOrgs are the first halves of org/name shaped words that are
+// not models: path components, URL parts, hosts. A pack adds its own
+// project's organisations (Vocabulary.Orgs).
 var notModelOrgs = map[string]bool{
-	"vllm-project": true, "usr": true, "home": true, "root": true, "tmp": true, "opt": true,
+	"usr": true, "home": true, "root": true, "tmp": true, "opt": true,
 	"and": true, "or": true, "site-packages": true, "dist-packages": true, "lib": true,
 	"docs": true, "issues": true, "pull": true, "blob": true, "tree": true, "github.com": true,
-	"huggingface.co": true, "docs.vllm.ai": true, "en": true, "v1": true, "api": true,
+	"huggingface.co": true, "en": true, "v1": true, "api": true,
 	"dev": true, "proc": true, "etc": true, "var": true, "mnt": true, "data": true,
 	"workspace": true, "app": true, "models": true, "model": true, "input": true, "output": true,
 	"read": true, "write": true, "true": true, "false": true, "src": true, "rocm": true,
@@ -124,7 +127,7 @@ func codeModels(text string, s *Schema, add func(string)) {
 	}
 	// An org/name string literal in code: Bonito("BatsResearch/bonito-v1").
 	for _, m := range quotedIDRE.FindAllStringSubmatch(text, 8) {
-		if id := m[1]; !mimeTypes[strings.ToLower(strings.SplitN(id, "/", 2)[0])] && (modelShaped(id, s) || quotedIDName(id)) {
+		if id := m[1]; !mimeTypes[strings.ToLower(strings.SplitN(id, "/", 2)[0])] && (modelShaped(id, s) || quotedIDName(id, s)) {
 			add(id)
 		}
 	}
@@ -142,7 +145,7 @@ func orgNameModels(text string, s *Schema, add func(string)) {
 		if start := m[2]; start > 0 && (text[start-1] == '/' || text[start-1] == '.' || text[start-1] == '~') {
 			continue
 		}
-		if notModelOrgs[strings.ToLower(org)] || !hasLetter(name) || isFileName(name) {
+		if s.notModelOrg(org) || !hasLetter(name) || isFileName(name) {
 			continue
 		}
 		if end < len(text) && text[end] == ':' && !strings.HasPrefix(text[end:], ": ") {
@@ -211,9 +214,9 @@ var mimeTypes = map[string]bool{"application": true, "text": true, "image": true
 
 // quotedIDName reports whether a quoted org/name has a name that can only
 // be an artifact's: letters with a number, not a bare version (apps/v1).
-func quotedIDName(id string) bool {
+func quotedIDName(id string, s *Schema) bool {
 	org, name, _ := strings.Cut(id, "/")
-	return !notModelOrgs[strings.ToLower(org)] && len(name) >= 4 && hasLetter(name) &&
+	return !s.notModelOrg(org) && len(name) >= 4 && hasLetter(name) &&
 		strings.ContainsAny(name, "0123456789") && !versionOnlyRE.MatchString(name) && !isFileName(name)
 }
 
@@ -370,4 +373,14 @@ func containsAny(s string, needles []string) bool {
 		}
 	}
 	return false
+}
+
+// notModelOrg reports whether org is a path component, URL part or host,
+// or one of the pack's own organisations, rather than a model's.
+func (s *Schema) notModelOrg(org string) bool {
+	org = strings.ToLower(org)
+	if notModelOrgs[org] {
+		return true
+	}
+	return s != nil && slices.ContainsFunc(s.Vocabulary.Orgs, func(o string) bool { return strings.EqualFold(o, org) })
 }

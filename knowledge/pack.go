@@ -208,6 +208,7 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 		v.DeviceWords = appendUnique(v.DeviceWords, o.Vocabulary.DeviceWords...)
 		v.ModelFamilies = appendUnique(v.ModelFamilies, o.Vocabulary.ModelFamilies...)
 		v.Packages = appendUnique(v.Packages, o.Vocabulary.Packages...)
+		v.Orgs = appendUnique(v.Orgs, o.Vocabulary.Orgs...)
 		for plat, words := range o.Vocabulary.Hardware {
 			if v.Hardware == nil {
 				v.Hardware = map[string][]string{}

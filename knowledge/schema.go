@@ -78,6 +78,10 @@ type Vocabulary struct {
 	// a build suffix does: the main package's platform images and build
 	// settings (rocm: [rocm/vllm]).
 	PlatformMarkers map[string][]string `yaml:"platform_markers" json:"platform_markers,omitempty"`
+	// Orgs are the project's own organisations and sites, whose
+	// repositories and pages look like model ids (vllm-project/vllm,
+	// docs.vllm.ai/en).
+	Orgs []string `yaml:"orgs" json:"orgs,omitempty"`
 }
 
 // LogFormats are regular expressions for the lines a main package logs
