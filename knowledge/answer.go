@@ -15,7 +15,6 @@ type Answer struct {
 
 // Engine holds the settings of the pure part of the pipeline.
 type Engine struct {
-	Schema *Schema
 	// Model weighs the evidence and calibrates confidence; nil means
 	// DefaultModel.
 	Model      *Model

@@ -233,8 +233,9 @@ func workedNumbers(f *Facts, cited []Match) string {
 			break
 		}
 	}
+	mem := f.Package.Memory
 	util := -1.0
-	if v, ok := f.Flag("--gpu-memory-utilization"); ok {
+	if v, ok := f.Flag(mem.Utilization); ok && mem.Utilization != "" {
 		if u, err := strconv.ParseFloat(v, 64); err == nil && u > 0 && u <= 1 {
 			util = u
 		}
@@ -243,8 +244,8 @@ func workedNumbers(f *Facts, cited []Match) string {
 		alloc, hasAlloc := oom["oom_allocated_gib"]
 		if util > 0 {
 			budget := util * total
-			line := fmt.Sprintf("`--gpu-memory-utilization %s` budgets about %s GiB (%s × %s GiB) for this instance",
-				fmtNum(util), fmtNum(budget), fmtNum(util), fmtNum(total))
+			line := fmt.Sprintf("`%s %s` budgets about %s GiB (%s × %s GiB) for this instance",
+				mem.Utilization, fmtNum(util), fmtNum(budget), fmtNum(util), fmtNum(total))
 			if hasAlloc {
 				line += fmt.Sprintf(", yet PyTorch held %s GiB: the setting guides %s planning, it does not cap memory.", fmtNum(alloc), possessive(f.Package))
 			} else {
@@ -255,15 +256,19 @@ func workedNumbers(f *Facts, cited []Match) string {
 		if tried, ok := oom["oom_tried_gib"]; ok {
 			lines = append(lines, fmt.Sprintf("The failing request was %s GiB with %s GiB free.", fmtNum(tried), fmtNum(oom["oom_free_gib"])))
 		}
-		if off, ok := f.Flag("--cpu-offload-gb"); ok {
+		if off, ok := f.Flag(mem.OffloadGiB); ok && mem.OffloadGiB != "" {
 			if gb, err := strconv.ParseFloat(off, 64); err == nil && hasAlloc && gb >= alloc {
-				lines = append(lines, fmt.Sprintf("With `--cpu-offload-gb %s`, %s GiB still sat on the GPU: offload did not take effect, or the memory went to activations, the KV cache or CUDA graphs.", fmtNum(gb), fmtNum(alloc)))
+				lines = append(lines, fmt.Sprintf("With `%s %s`, %s GiB still sat on the GPU: offload did not take effect, or the memory went to activations, the KV cache or CUDA graphs.", mem.OffloadGiB, fmtNum(gb), fmtNum(alloc)))
 			}
 		}
 	}
 	if seq, ok := oom["max_seq_len"]; ok {
 		kv := oom["kv_tokens"]
-		lines = append(lines, fmt.Sprintf("The model's context (%s tokens) needs more KV cache than fits (%s tokens): `--max-model-len %s` or lower would start.", fmtNum(seq), fmtNum(kv), fmtNum(kv)))
+		line := fmt.Sprintf("The model's context (%s tokens) needs more KV cache than fits (%s tokens)", fmtNum(seq), fmtNum(kv))
+		if mem.ContextLength != "" {
+			line += fmt.Sprintf(": `%s %s` or lower would start", mem.ContextLength, fmtNum(kv))
+		}
+		lines = append(lines, line+".")
 	}
 	if len(lines) == 0 {
 		return ""

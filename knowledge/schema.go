@@ -136,6 +136,23 @@ type MainPackage struct {
 	Name string `yaml:"name" json:"name"`
 	// Display is how replies write it (vLLM); empty means Name.
 	Display string `yaml:"display" json:"display,omitempty"`
+	// Memory names its memory flags, for working a reply's numbers out
+	// of an out-of-memory error.
+	Memory MemoryFlags `yaml:"memory_flags" json:"memory_flags,omitzero"`
+}
+
+// MemoryFlags are the main package's flags for how it uses accelerator
+// memory; an empty one is not worked out.
+type MemoryFlags struct {
+	// Utilization takes the share of the device's memory to plan for
+	// (--gpu-memory-utilization 0.9).
+	Utilization string `yaml:"utilization" json:"utilization,omitempty"`
+	// OffloadGiB takes GiB of weights to keep in CPU memory
+	// (--cpu-offload-gb 10).
+	OffloadGiB string `yaml:"offload_gib" json:"offload_gib,omitempty"`
+	// ContextLength takes the longest context to plan for
+	// (--max-model-len 8192).
+	ContextLength string `yaml:"context_length" json:"context_length,omitempty"`
 }
 
 // String is the name replies write.
