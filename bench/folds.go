@@ -50,6 +50,10 @@ type FitOptions struct {
 	// aims at; UsefulDrafts the share, in percent, of queued drafts whose
 	// top three hold a fitting entry that the queue floor aims at.
 	TargetWrong, UsefulDrafts float64
+	// Listwise fits the weights by a conditional logit over each post's
+	// candidates (knowledge.FitRankWeights) instead of a pointwise
+	// logistic regression.
+	Listwise bool
 }
 
 // DefaultFitOptions: the hand-set weights as the prior with a ridge of 5
@@ -107,24 +111,28 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	}
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
-	model.Method = "logistic regression over the named evidence of each candidate (L2 ridge on weights); Platt calibrations of the top match on its score and margin, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
+	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score and margin, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
 	return model
 }
 
 // fitScoring fits the weights and the calibration of a model.
 func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 	var ex []knowledge.Example
-	for _, p := range preds {
+	for g, p := range preds {
 		if !answerable(p) {
 			continue
 		}
 		want := p.Case.lenient()
 		for _, m := range p.Matches {
-			ex = append(ex, knowledge.Example{Evidence: m.Evidence, Relevant: p.Case.Category == Support && slices.Contains(want, m.ID)})
+			ex = append(ex, knowledge.Example{Evidence: m.Evidence, Relevant: p.Case.Category == Support && slices.Contains(want, m.ID), Group: g})
 		}
 	}
 	model := &knowledge.Model{Version: 1, Reply: 1, Calibration: knowledge.Calibration{Slope: 1}}
-	model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2, o.Prior)
+	if o.Listwise {
+		model.Weights, model.Bias = knowledge.FitRankWeights(ex, o.L2, o.Prior)
+	} else {
+		model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2, o.Prior)
+	}
 	model.Calibration, model.TextCalibration = calibrate(preds, func(int) *knowledge.Model { return model })
 	return model
 }
@@ -359,4 +367,12 @@ func CrossValidate(preds []Prediction, k int, seed uint64, base knowledge.Thresh
 		cv.InSample = append(cv.InSample, p.Result(cv.All, t))
 	}
 	return cv
+}
+
+// weightsMethod says how the weights were fitted, for Model.Method.
+func weightsMethod(o FitOptions) string {
+	if o.Listwise {
+		return "conditional logit over each post's candidates (L2 ridge on weights towards the prior; scaled to relevance by a logistic fit of every candidate)"
+	}
+	return "logistic regression over the named evidence of each candidate (L2 ridge on weights)"
 }

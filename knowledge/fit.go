@@ -10,6 +10,8 @@ import (
 type Example struct {
 	Evidence map[string]float64
 	Relevant bool
+	// Group is the post the candidate belongs to (FitRankWeights).
+	Group int
 }
 
 // FitWeights fits the weights of the features by L2-regularised logistic

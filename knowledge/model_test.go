@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -128,5 +129,67 @@ func TestTextCalibration(t *testing.T) {
 	}
 	if m.TextCalibration == nil {
 		t.Error("the shipped model has no text calibration")
+	}
+}
+
+// TestFitRankWeightsComparesWithinPosts: within every post the relevant
+// candidate has a signature match; across posts, posts whose candidates
+// are docs pages have their answer among them more often. A conditional
+// logit learns the within-post evidence and keeps the signs; its scores
+// stay probabilities of relevance.
+func TestFitRankWeightsComparesWithinPosts(t *testing.T) {
+	t.Parallel()
+	var ex []Example
+	for g := range 60 {
+		docs := 0.0
+		if g%2 == 0 {
+			docs = 1
+		}
+		for c := range 5 {
+			rel := c == g%5
+			ev := map[string]float64{fDocs: docs, fText: float64(c) / 4}
+			if rel {
+				ev[fSignature] = 0.9
+			}
+			if c == 4 {
+				ev[fPlatformMiss] = 1
+			}
+			if g%3 == 0 && rel {
+				ev[fPlatformMiss] = 1 // some answers are on another platform
+			}
+			ex = append(ex, Example{Evidence: ev, Relevant: rel && g%4 != 3, Group: g})
+		}
+	}
+	w, bias := FitRankWeights(ex, 0.1, nil)
+	if w[fSignature] <= 1 {
+		t.Errorf("signature weight %v, want clearly positive", w[fSignature])
+	}
+	if w[fPlatformMiss] > 0 {
+		t.Errorf("platform_miss weight %v: evidence against a match must not count for it", w[fPlatformMiss])
+	}
+	m := &Model{Weights: w, Bias: bias}
+	hit := 0
+	for g := range 60 {
+		best, bestScore := -1, math.Inf(-1)
+		for c := range 5 {
+			if s := m.Score(ex[g*5+c].Evidence); s > bestScore {
+				best, bestScore = c, s
+			}
+		}
+		if best == g%5 {
+			hit++
+		}
+	}
+	if hit < 55 {
+		t.Errorf("the relevant candidate ranks first in %d of 60 posts", hit)
+	}
+	// Relevance stays a probability: about a sixth of all candidates are
+	// relevant, and the mean of sigmoid(score) says so.
+	sum := 0.0
+	for _, e := range ex {
+		sum += sigmoid(m.Score(e.Evidence))
+	}
+	if mean := sum / float64(len(ex)); mean < 0.1 || mean > 0.25 {
+		t.Errorf("mean relevance %.3f, want near the share of relevant candidates (0.15)", mean)
 	}
 }

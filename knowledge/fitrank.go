@@ -1,0 +1,218 @@
+package knowledge
+
+import "math"
+
+// FitRankWeights fits the weights of the features for ranking: a
+// conditional logit over each labelled post's candidates (the probability
+// that the labelled entry is the one chosen among the post's candidates),
+// which weighs the comparisons ranking has to make rather than the many
+// easy negatives a pointwise fit is dominated by. Examples are grouped by
+// Example.Group; a group without a relevant candidate says nothing about
+// ranking and is left out. The same ridge towards prior and the same sign
+// constraints as FitWeights hold.
+//
+// A conditional logit fixes only differences of scores, so the weights
+// are then scaled, and a bias fitted, by a one-dimensional logistic
+// regression of every candidate's relevance on its score: the scores keep
+// their order within every post and sigmoid(score) stays a probability
+// (Match.Relevance).
+func FitRankWeights(ex []Example, l2 float64, prior map[string]float64) (weights map[string]float64, bias float64) {
+	d := len(Features)
+	groups := map[int][]int{}
+	var order []int
+	for i, e := range ex {
+		if _, ok := groups[e.Group]; !ok {
+			order = append(order, e.Group)
+		}
+		groups[e.Group] = append(groups[e.Group], i)
+	}
+	x := make([][]float64, len(ex))
+	for i, e := range ex {
+		x[i] = make([]float64, d)
+		for j, f := range Features {
+			x[i][j] = e.Evidence[f]
+		}
+	}
+	var sets [][]int
+	for _, g := range order {
+		idx := groups[g]
+		for _, i := range idx {
+			if ex[i].Relevant {
+				sets = append(sets, idx)
+				break
+			}
+		}
+	}
+	centre := make([]float64, d)
+	for j, f := range Features {
+		centre[j] = prior[f]
+	}
+	held := make([]bool, d)
+	var w []float64
+	for range Features {
+		w = newtonRank(x, ex, sets, l2, held, centre)
+		violated := false
+		for j, f := range Features {
+			if !held[j] && (featureSign(f) > 0 && w[j] < 0 || featureSign(f) < 0 && w[j] > 0) {
+				held[j], violated = true, true
+			}
+		}
+		if !violated {
+			break
+		}
+	}
+	// Scale and bias: relevance on the ranking score, over every candidate.
+	rows := make([][]float64, len(ex))
+	ys := make([]float64, len(ex))
+	for i := range ex {
+		s := 0.0
+		for j := range w {
+			s += w[j] * x[i][j]
+		}
+		rows[i] = []float64{s, 1}
+		if ex[i].Relevant {
+			ys[i] = 1
+		}
+	}
+	ab := newton(rows, ys, []float64{biasRidge, biasRidge}, nil, nil)
+	scale := ab[0]
+	if !(scale > 0) || math.IsInf(scale, 0) {
+		scale = 1
+	}
+	weights = map[string]float64{}
+	for j, f := range Features {
+		weights[f] = round3(scale * w[j])
+	}
+	return weights, round3(ab[1])
+}
+
+// newtonRank minimises the ridge-penalised negative log likelihood of the
+// conditional logit: for every relevant candidate of every set, the
+// probability that it is chosen among the set's candidates. Held columns
+// stay at zero.
+func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bool, centre []float64) []float64 {
+	d := len(centre)
+	w := make([]float64, d)
+	for j := range w {
+		if !held[j] {
+			w[j] = centre[j]
+		}
+	}
+	loss := func(w []float64) float64 {
+		l := 0.0
+		for _, idx := range sets {
+			s := make([]float64, len(idx))
+			mx := math.Inf(-1)
+			for k, i := range idx {
+				for j := range w {
+					s[k] += w[j] * x[i][j]
+				}
+				mx = math.Max(mx, s[k])
+			}
+			lse := 0.0
+			for _, v := range s {
+				lse += math.Exp(v - mx)
+			}
+			lse = mx + math.Log(lse)
+			for k, i := range idx {
+				if ex[i].Relevant {
+					l += lse - s[k]
+				}
+			}
+		}
+		for j := range w {
+			l += 0.5 * l2 * (w[j] - centre[j]) * (w[j] - centre[j])
+		}
+		return l
+	}
+	for iter := 0; iter < 50; iter++ {
+		g := make([]float64, d)
+		h := make([][]float64, d)
+		for j := range h {
+			h[j] = make([]float64, d)
+		}
+		for _, idx := range sets {
+			s := make([]float64, len(idx))
+			mx := math.Inf(-1)
+			for k, i := range idx {
+				for j := range w {
+					s[k] += w[j] * x[i][j]
+				}
+				mx = math.Max(mx, s[k])
+			}
+			p := make([]float64, len(idx))
+			z := 0.0
+			for k := range s {
+				p[k] = math.Exp(s[k] - mx)
+				z += p[k]
+			}
+			mean := make([]float64, d)
+			nrel := 0.0
+			for k, i := range idx {
+				p[k] /= z
+				for j := range mean {
+					mean[j] += p[k] * x[i][j]
+				}
+				if ex[i].Relevant {
+					nrel++
+					for j := range g {
+						g[j] -= x[i][j]
+					}
+				}
+			}
+			for j := range g {
+				g[j] += nrel * mean[j]
+			}
+			for k, i := range idx {
+				for a := 0; a < d; a++ {
+					da := x[i][a] - mean[a]
+					if da == 0 {
+						continue
+					}
+					for b := 0; b < d; b++ {
+						h[a][b] += nrel * p[k] * da * (x[i][b] - mean[b])
+					}
+				}
+			}
+		}
+		for j := 0; j < d; j++ {
+			g[j] += l2 * (w[j] - centre[j])
+			h[j][j] += l2 + 1e-9
+			if held[j] {
+				g[j] = 0
+				for k := 0; k < d; k++ {
+					h[j][k], h[k][j] = 0, 0
+				}
+				h[j][j] = 1
+			}
+		}
+		step := solve(h, g)
+		if step == nil {
+			break
+		}
+		before := loss(w)
+		next := make([]float64, d)
+		moved := false
+		for t := 1.0; t > 1e-6; t /= 2 {
+			for j := range w {
+				next[j] = w[j] - t*step[j]
+			}
+			if loss(next) <= before {
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			break
+		}
+		change := 0.0
+		for j := range w {
+			change = math.Max(change, math.Abs(next[j]-w[j]))
+		}
+		copy(w, next)
+		if change < 1e-7 {
+			break
+		}
+	}
+	return w
+}
