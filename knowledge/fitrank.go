@@ -101,19 +101,7 @@ func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bo
 	loss := func(w []float64) float64 {
 		l := 0.0
 		for _, idx := range sets {
-			s := make([]float64, len(idx))
-			mx := math.Inf(-1)
-			for k, i := range idx {
-				for j := range w {
-					s[k] += w[j] * x[i][j]
-				}
-				mx = math.Max(mx, s[k])
-			}
-			lse := 0.0
-			for _, v := range s {
-				lse += math.Exp(v - mx)
-			}
-			lse = mx + math.Log(lse)
+			s, lse := setScores(x, idx, w)
 			for k, i := range idx {
 				if ex[i].Relevant {
 					l += lse - s[k]
@@ -126,55 +114,7 @@ func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bo
 		return l
 	}
 	for iter := 0; iter < 50; iter++ {
-		g := make([]float64, d)
-		h := make([][]float64, d)
-		for j := range h {
-			h[j] = make([]float64, d)
-		}
-		for _, idx := range sets {
-			s := make([]float64, len(idx))
-			mx := math.Inf(-1)
-			for k, i := range idx {
-				for j := range w {
-					s[k] += w[j] * x[i][j]
-				}
-				mx = math.Max(mx, s[k])
-			}
-			p := make([]float64, len(idx))
-			z := 0.0
-			for k := range s {
-				p[k] = math.Exp(s[k] - mx)
-				z += p[k]
-			}
-			mean := make([]float64, d)
-			nrel := 0.0
-			for k, i := range idx {
-				p[k] /= z
-				for j := range mean {
-					mean[j] += p[k] * x[i][j]
-				}
-				if ex[i].Relevant {
-					nrel++
-					for j := range g {
-						g[j] -= x[i][j]
-					}
-				}
-			}
-			for j := range g {
-				g[j] += nrel * mean[j]
-			}
-			for k, i := range idx {
-				for a := 0; a < d; a++ {
-					da := x[i][a] - mean[a]
-					if da == 0 {
-						continue
-					}
-					for b := 0; b < d; b++ {
-						h[a][b] += nrel * p[k] * da * (x[i][b] - mean[b])
-					}
-				}
-			}
-		}
+		g, h := rankDerivatives(x, ex, sets, w)
 		for j := 0; j < d; j++ {
 			g[j] += l2 * (w[j] - centre[j])
 			h[j][j] += l2 + 1e-9
@@ -190,17 +130,15 @@ func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bo
 		if step == nil {
 			break
 		}
+		// Backtrack until the penalised loss falls.
 		before := loss(w)
 		next := make([]float64, d)
 		moved := false
-		for t := 1.0; t > 1e-6; t /= 2 {
+		for t := 1.0; t > 1e-6 && !moved; t /= 2 {
 			for j := range w {
 				next[j] = w[j] - t*step[j]
 			}
-			if loss(next) <= before {
-				moved = true
-				break
-			}
+			moved = loss(next) <= before
 		}
 		if !moved {
 			break
@@ -215,4 +153,67 @@ func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bo
 		}
 	}
 	return w
+}
+
+// setScores returns the scores of a set's candidates under w and their
+// log-sum-exp.
+func setScores(x [][]float64, idx []int, w []float64) (s []float64, lse float64) {
+	s = make([]float64, len(idx))
+	mx := math.Inf(-1)
+	for k, i := range idx {
+		for j := range w {
+			s[k] += w[j] * x[i][j]
+		}
+		mx = math.Max(mx, s[k])
+	}
+	for _, v := range s {
+		lse += math.Exp(v - mx)
+	}
+	return s, mx + math.Log(lse)
+}
+
+// rankDerivatives returns the gradient and Hessian of the conditional
+// logit's negative log likelihood (without the ridge): per set, the
+// relevant candidates' count times the choice probabilities' mean and
+// covariance of the features, less the relevant candidates' features.
+func rankDerivatives(x [][]float64, ex []Example, sets [][]int, w []float64) (g []float64, h [][]float64) {
+	d := len(w)
+	g = make([]float64, d)
+	h = make([][]float64, d)
+	for j := range h {
+		h[j] = make([]float64, d)
+	}
+	for _, idx := range sets {
+		s, lse := setScores(x, idx, w)
+		mean := make([]float64, d)
+		nrel := 0.0
+		p := make([]float64, len(idx))
+		for k, i := range idx {
+			p[k] = math.Exp(s[k] - lse)
+			for j := range mean {
+				mean[j] += p[k] * x[i][j]
+			}
+			if ex[i].Relevant {
+				nrel++
+				for j := range g {
+					g[j] -= x[i][j]
+				}
+			}
+		}
+		for j := range g {
+			g[j] += nrel * mean[j]
+		}
+		for k, i := range idx {
+			for a := 0; a < d; a++ {
+				da := x[i][a] - mean[a]
+				if da == 0 {
+					continue
+				}
+				for b := 0; b < d; b++ {
+					h[a][b] += nrel * p[k] * da * (x[i][b] - mean[b])
+				}
+			}
+		}
+	}
+	return g, h
 }
