@@ -46,7 +46,7 @@ bench: build
 # Run each fuzz target for FUZZTIME (default 20s).
 FUZZTIME ?= 20s
 fuzz:
-	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion FuzzReplyInert; do \
+	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion FuzzReplyInert FuzzParsePack FuzzReadModel; do \
 		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./knowledge/ || exit 1; \
 	done
 	for t in FuzzVerifySignature FuzzDecodeEvent FuzzDecodePayload; do \
@@ -55,4 +55,5 @@ fuzz:
 	for t in FuzzReadCases FuzzReadGoldAndRun; do \
 		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./bench/ || exit 1; \
 	done
-	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./cmd/herald/
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./service/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseIssueList$$' -fuzztime $(FUZZTIME) ./github/

@@ -166,3 +166,21 @@ func TestParseIssueList(t *testing.T) {
 		t.Error("malformed JSON accepted")
 	}
 }
+
+// FuzzParseIssueList: an issue file never panics the reader; every issue
+// it returns has its repository and a title.
+func FuzzParseIssueList(f *testing.F) {
+	f.Add(`[{"number": 1, "title": "t", "body": "b", "url": "https://github.com/o/r/issues/1", "state": "OPEN", "labels": [{"name": "bug"}, "rocm"]}]`)
+	f.Add(`[{"number": 2, "title": "", "url": "x"}]`)
+	f.Fuzz(func(t *testing.T, src string) {
+		issues, _, err := ParseIssueList(strings.NewReader(src))
+		if err != nil {
+			return
+		}
+		for _, is := range issues {
+			if is.Repo == "" || strings.TrimSpace(is.Title) == "" {
+				t.Fatalf("returned an issue without repository or title: %+v", is)
+			}
+		}
+	})
+}

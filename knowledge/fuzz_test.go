@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -129,4 +130,49 @@ func checkReplySafe(t *testing.T, reply string, cited ...Match) {
 	for _, p := range ReplyProblems(reply, CitedURLs(cited)) {
 		t.Errorf("reply is not inert: %s\n%s", p, reply)
 	}
+}
+
+// FuzzParsePack: a pack file never panics the parser; a pack it accepts
+// has a name, unique entry ids, and a schema that reads a post.
+func FuzzParsePack(f *testing.F) {
+	f.Add("name: p\nentries:\n  - {id: a, kind: issue, url: https://example.org/1, title: t}\n")
+	f.Add("name: p\nvocabulary:\n  main_package: {name: p}\n  log_formats: {version: 'p {version}'}\n  packages: [p, \"q*\"]\n")
+	f.Add("name: p\nvocabulary:\n  log_formats: {platform: '('}\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := ParsePack(strings.NewReader(src))
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, e := range p.Entries {
+			if e.ID == "" || seen[e.ID] {
+				t.Fatalf("accepted a pack with an empty or duplicate id %q", e.ID)
+			}
+			seen[e.ID] = true
+		}
+		if _, err := Extract(Post{Title: "t", Body: "p 1.2.3 on cuda"}, p.Schema()); err != nil && !errors.Is(err, ErrTruncated) {
+			t.Fatalf("extract with an accepted pack: %v", err)
+		}
+	})
+}
+
+// FuzzReadModel: a model file never panics the reader; a model it
+// accepts has thresholds in range and finite weights of known features.
+func FuzzReadModel(f *testing.F) {
+	f.Add(`{"version": 1, "weights": {"text": 1}, "reply": 0.9, "queue_floor": 0.1, "calibration": {"slope": 1}}`)
+	f.Add(`{"version": 1, "weights": {"nope": 1}, "reply": 0.9}`)
+	f.Fuzz(func(t *testing.T, src string) {
+		m, err := ReadModel(strings.NewReader(src))
+		if err != nil {
+			return
+		}
+		if m.Reply <= 0 || m.QueueFloor < 0 || m.QueueFloor > m.Reply {
+			t.Fatalf("accepted thresholds reply %v floor %v", m.Reply, m.QueueFloor)
+		}
+		for name, w := range m.Weights {
+			if !contains(Features, name) || math.IsNaN(w) || math.IsInf(w, 0) {
+				t.Fatalf("accepted weight %s = %v", name, w)
+			}
+		}
+	})
 }
