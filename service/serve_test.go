@@ -2,11 +2,22 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/heraldbot/herald/bot"
+	"github.com/heraldbot/herald/discourse"
+	"github.com/heraldbot/herald/discourse/discoursetest"
+	"github.com/heraldbot/herald/importer"
+	"github.com/heraldbot/herald/store"
 )
 
 func TestHTTPServerLimits(t *testing.T) {
@@ -51,5 +62,75 @@ func TestAdminBaseURL(t *testing.T) {
 		if got := c.AdminBaseURL(); got != tt.want {
 			t.Errorf("adminBaseURL(%q, %q) = %q, want %q", tt.listen, tt.base, got, tt.want)
 		}
+	}
+}
+
+// TestServeEndpoints runs Serve against the fake forum: /metrics has the
+// bot's metrics, /healthz answers, the webhook refuses an unsigned
+// delivery, Extra handlers are mounted, and cancelling ctx stops it all.
+func TestServeEndpoints(t *testing.T) {
+	t.Parallel()
+	forum := discoursetest.New(discoursetest.WithRateLimit(0))
+	t.Cleanup(forum.Close)
+	forum.Seed("herald")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := importer.ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	client, err := discourse.NewClient(forum.URL, discourse.WithAPIKey(discoursetest.BotAPIKey, "herald"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	b, reg, err := NewBot(ctx, client, db, BotConfig{Options: bot.Options{Username: "herald"}}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, Runtime{Bot: b, DB: db, Registry: reg, Log: log, Interval: time.Hour,
+			Listen: "127.0.0.1:0", WebhookPath: "/webhooks/discourse", WebhookSecret: "a-long-enough-secret",
+			Extra: func(mux *http.ServeMux) {
+				mux.HandleFunc("GET /extra", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "mounted") })
+			},
+			Ready: func(a string) { addr <- a }})
+	}()
+	base := "http://" + <-addr
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "herald_polls_total") {
+		t.Errorf("/metrics: %d, no herald_polls_total", code)
+	}
+	if code, body := get("/healthz"); code != 200 && !(code == 503 && strings.HasPrefix(body, "not ready: ")) {
+		t.Errorf("/healthz: %d %q, want ok or a reason", code, body)
+	}
+	if code, body := get("/extra"); code != 200 || body != "mounted" {
+		t.Errorf("/extra: %d %q", code, body)
+	}
+	resp, err := http.Post(base+"/webhooks/discourse", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode < 400 {
+		t.Errorf("an unsigned webhook delivery got %d", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Errorf("Serve after cancel: %v", err)
 	}
 }
