@@ -134,3 +134,34 @@ func TestServeEndpoints(t *testing.T) {
 		t.Errorf("Serve after cancel: %v", err)
 	}
 }
+
+// TestStartSchedulesNamesBadFields: a timezone or a cron line the
+// scheduler cannot read is an error naming its setting.
+func TestStartSchedulesNamesBadFields(t *testing.T) {
+	t.Parallel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for field, set := range map[string]func(c *Config){
+		"sweeps.timezone":            func(c *Config) { c.Sweeps.Timezone = "Mars/Olympus_Mons" },
+		"sweeps.unanswered.schedule": func(c *Config) { c.Sweeps.Unanswered.Schedule = "every tuesday" },
+		"sweeps.learn.schedule":      func(c *Config) { c.Sweeps.Learn.Schedule = "61 * * * *" },
+	} {
+		c := Default()
+		set(&c)
+		s := &Service{Config: &c, Log: log}
+		stop, err := s.StartSchedules(context.Background())
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Field != field {
+			t.Errorf("%s: %v, want a ValidationError on it", field, err)
+		}
+		if stop != nil {
+			stop()
+		}
+	}
+	c := Default()
+	c.Sweeps.Unanswered.Schedule = "0 */6 * * *"
+	stop, err := (&Service{Config: &c, Log: log}).StartSchedules(context.Background())
+	if err != nil {
+		t.Fatalf("a valid schedule: %v", err)
+	}
+	stop()
+}
