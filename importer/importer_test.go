@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/heraldbot/herald/github"
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
@@ -149,5 +155,44 @@ func TestStalePacks(t *testing.T) {
 	}
 	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
 		t.Errorf("after re-import: stale %v, %v", stale, err)
+	}
+}
+
+// TestImportGitHubRevalidates: a repository's issues become entries whose
+// labels name platforms through the pack's vocabulary; the next full
+// import revalidates with the stored ETag and changes nothing.
+func TestImportGitHubRevalidates(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		_, _ = io.WriteString(w, `[{"number": 5, "title": "[Bug]: HIP error on MI300", "body": "RuntimeError: HIP error: invalid device function",
+			"html_url": "https://github.com/o/r/issues/5", "state": "open", "labels": [{"name": "rocm"}], "updated_at": "2026-11-01T00:00:00Z"}]`)
+	}))
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	db := openDB(t)
+	if err := ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	c := github.NewClient(srv.URL, "", srv.Client())
+	src := GitHubSource{Repo: "o/r", State: "all"}
+	msg, err := ImportGitHub(ctx, db, c, src, time.Time{})
+	if err != nil || !strings.Contains(msg, "1 issues") {
+		t.Fatalf("first import: %q, %v", msg, err)
+	}
+	e, err := db.Entry(ctx, "o/r#5")
+	if err != nil || !slices.Contains(e.Platforms, "rocm") {
+		t.Fatalf("entry %+v, %v; want the rocm label read as a platform", e, err)
+	}
+	before := requests.Load()
+	msg, err = ImportGitHub(ctx, db, c, src, time.Time{})
+	if err != nil || !strings.Contains(msg, "not modified") || requests.Load() != before+1 {
+		t.Errorf("second import: %q, %v, %d requests", msg, err, requests.Load()-before)
 	}
 }
