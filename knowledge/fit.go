@@ -149,40 +149,11 @@ func newton(rows [][]float64, ys []float64, ridge []float64, held []bool, centre
 				}
 			}
 		}
-		for j := 0; j < d; j++ {
-			g[j] += ridge[j] * (w[j] - centre[j])
-			h[j][j] += ridge[j] + 1e-9
-			if held != nil && held[j] {
-				// No step for a held column: its gradient is zero and
-				// its row and column of the Hessian are the identity.
-				g[j] = 0
-				for k := 0; k < d; k++ {
-					h[j][k], h[k][j] = 0, 0
-				}
-				h[j][j] = 1
-			}
-		}
-		step := solve(h, g)
-		if step == nil {
+		maxStep, ok := ridgeNewtonStep(w, g, h, ridge, centre, held, func(w []float64) float64 {
+			return penalisedLoss(rows, ys, ridge, centre, w)
+		})
+		if !ok {
 			break
-		}
-		// Backtrack until the penalised loss falls: a full Newton step
-		// from far away (probabilities near 0 or 1, a flat Hessian) can
-		// overshoot and diverge.
-		before := penalisedLoss(rows, ys, ridge, centre, w)
-		next := make([]float64, d)
-		for t := 1.0; t > 1e-6; t /= 2 {
-			for j := range w {
-				next[j] = w[j] - t*step[j]
-			}
-			if penalisedLoss(rows, ys, ridge, centre, next) <= before {
-				break
-			}
-		}
-		maxStep := 0.0
-		for j := range w {
-			maxStep = math.Max(maxStep, math.Abs(next[j]-w[j]))
-			w[j] = next[j]
 		}
 		if maxStep < 1e-9 {
 			break
@@ -249,4 +220,48 @@ func solve(a [][]float64, b []float64) []float64 {
 		x[r] = s / m[r][r]
 	}
 	return x
+}
+
+// ridgeNewtonStep takes one damped Newton step on w, given the gradient g
+// and Hessian h of the unpenalised loss at w: it adds the ridge towards
+// centre, keeps the held columns (nil: none) where they are, and halves
+// the step until the penalised loss does not rise. A full step from far
+// away (probabilities near 0 or 1, a flat Hessian) can overshoot and
+// diverge. It returns the largest change of a weight, and false when the
+// system cannot be solved.
+func ridgeNewtonStep(w, g []float64, h [][]float64, ridge, centre []float64, held []bool, loss func([]float64) float64) (float64, bool) {
+	d := len(w)
+	for j := 0; j < d; j++ {
+		g[j] += ridge[j] * (w[j] - centre[j])
+		h[j][j] += ridge[j] + 1e-9
+		if held != nil && held[j] {
+			// No step for a held column: its gradient is zero and its
+			// row and column of the Hessian are the identity.
+			g[j] = 0
+			for k := 0; k < d; k++ {
+				h[j][k], h[k][j] = 0, 0
+			}
+			h[j][j] = 1
+		}
+	}
+	step := solve(h, g)
+	if step == nil {
+		return 0, false
+	}
+	before := loss(w)
+	next := make([]float64, d)
+	for t := 1.0; t > 1e-6; t /= 2 {
+		for j := range w {
+			next[j] = w[j] - t*step[j]
+		}
+		if loss(next) <= before {
+			break
+		}
+	}
+	maxStep := 0.0
+	for j := range w {
+		maxStep = math.Max(maxStep, math.Abs(next[j]-w[j]))
+		w[j] = next[j]
+	}
+	return maxStep, true
 }

@@ -113,42 +113,14 @@ func newtonRank(x [][]float64, ex []Example, sets [][]int, l2 float64, held []bo
 		}
 		return l
 	}
+	ridge := make([]float64, d)
+	for j := range ridge {
+		ridge[j] = l2
+	}
 	for iter := 0; iter < 50; iter++ {
 		g, h := rankDerivatives(x, ex, sets, w)
-		for j := 0; j < d; j++ {
-			g[j] += l2 * (w[j] - centre[j])
-			h[j][j] += l2 + 1e-9
-			if held[j] {
-				g[j] = 0
-				for k := 0; k < d; k++ {
-					h[j][k], h[k][j] = 0, 0
-				}
-				h[j][j] = 1
-			}
-		}
-		step := solve(h, g)
-		if step == nil {
-			break
-		}
-		// Backtrack until the penalised loss falls.
-		before := loss(w)
-		next := make([]float64, d)
-		moved := false
-		for t := 1.0; t > 1e-6 && !moved; t /= 2 {
-			for j := range w {
-				next[j] = w[j] - t*step[j]
-			}
-			moved = loss(next) <= before
-		}
-		if !moved {
-			break
-		}
-		change := 0.0
-		for j := range w {
-			change = math.Max(change, math.Abs(next[j]-w[j]))
-		}
-		copy(w, next)
-		if change < 1e-7 {
+		maxStep, ok := ridgeNewtonStep(w, g, h, ridge, centre, held, loss)
+		if !ok || maxStep < 1e-7 {
 			break
 		}
 	}
