@@ -67,6 +67,13 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Server hangs with TP=2", "It hangs after loading.", true},
 		{"Question", "How do I enable prefix caching?", true},
 		{"Thanks everyone", "Great meetup yesterday.", false},
+		// A usage template says it asks for help, whatever the body.
+		{"[Usage]: Prefix caching in VLLM", "I want to use prefix caching for my chat app.", true},
+		// Questions about behaviour without a question mark, and with a
+		// full-width one.
+		{"What do max_num_seqs and max_model_len do", "I read the docs.", true},
+		{"vllm server 如何处理并发？", "谢谢", true},
+		{"Is it possible to serve two models from one server", "", true},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {

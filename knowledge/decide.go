@@ -43,23 +43,32 @@ func Confidence(m Match) float64 { return m.Confidence }
 
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
-	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|can|to)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|no effect|not honou?red|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|no effect|not honou?red|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	// supportTitleRE is an issue template's own word that the post asks
+	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
+	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)
+	// questionRE is a question about behaviour written without a question
+	// mark: "What do max_num_seqs and max_model_len do", "Is it possible
+	// to …", "Does vllm support …".
+	questionRE = regexp.MustCompile(`(?i)^\s*(?:\[[^\]]*\]:?\s*)?(what|which|where|when|how|is it possible|is there|are there|can (?:i|we|you|vllm)|could|should|does|do (?:i|we|you)|is|are)\b`)
 )
 
 // IsSupportQuestion reports whether a post asks for help, as opposed to an
 // announcement, a feature request or chit-chat.
 func IsSupportQuestion(title string, f *Facts, body string) bool {
+	title = normalizeText(title)
 	if nonSupportTitleRE.MatchString(title) {
 		return false
 	}
-	if len(f.Errors) > 0 || len(f.Commands) > 0 {
+	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) {
 		return true
 	}
 	head := body
 	if len(head) > 4000 {
 		head = head[:4000]
 	}
-	return problemRE.MatchString(title) || problemRE.MatchString(head)
+	head = normalizeText(head)
+	return problemRE.MatchString(title) || questionRE.MatchString(title) || problemRE.MatchString(head)
 }
 
 // Decide picks the decision and the matches to cite.
