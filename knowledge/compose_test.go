@@ -74,6 +74,7 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"What do max_num_seqs and max_model_len do", "I read the docs.", true},
 		{"vllm server 如何处理并发？", "谢谢", true},
 		{"Is it possible to serve two models from one server", "", true},
+		{"Memory leak after a day of serving", "RAM grows by 2 GB an hour.", true},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {
