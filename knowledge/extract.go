@@ -96,22 +96,30 @@ func topicHit(t Topic, f *Facts, text, errText string) bool {
 }
 
 // containsWord reports whether w occurs in text at word boundaries.
-func containsWord(text, w string) bool {
-	for i := 0; ; {
+func containsWord(text, w string) bool { return wordHits(text, w, 1, false, false) > 0 }
+
+// wordHits counts, up to max, the occurrences of w in text that start at
+// a word boundary and, unless prefix is set, end at one. With afterCount
+// a count glued before the word is a boundary too ("2xH100").
+func wordHits(text, w string, max int, prefix, afterCount bool) int {
+	n := 0
+	for i := 0; w != "" && n < max; {
 		j := strings.Index(text[i:], w)
 		if j < 0 {
-			return false
+			break
 		}
 		start, end := i+j, i+j+len(w)
-		okStart := start == 0 || !isWordByte(text[start-1])
-		okEnd := end == len(text) || !isWordByte(text[end])
-		if okStart && okEnd {
-			return true
+		okStart := start == 0 || !isWordByte(text[start-1]) ||
+			afterCount && text[start-1] == 'x' && start >= 2 && text[start-2] >= '0' && text[start-2] <= '9'
+		if okStart && (prefix || end == len(text) || !isWordByte(text[end])) {
+			n++
 		}
 		i = start + 1
 	}
+	return n
 }
 
+// isWordByte reports whether b is a regexp word character (\w).
 func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_'
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
 }

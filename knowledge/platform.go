@@ -43,27 +43,12 @@ const hardwareWeight = 5
 // build suffixes (+rocm, +cpu) it stands beside.
 const markerWeight = 10
 
-// wordChar reports whether c is a regexp word character (\w).
-func wordChar(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
 // countMarkers counts, up to max, the places where one of markers occurs
-// in text starting and ending at a word boundary.
+// in text at word boundaries.
 func countMarkers(text string, markers []string, max int) int {
 	n := 0
 	for _, m := range markers {
-		for i := 0; m != "" && i < len(text) && n < max; {
-			j := strings.Index(text[i:], m)
-			if j < 0 {
-				break
-			}
-			at, end := i+j, i+j+len(m)
-			if (at == 0 || !wordChar(text[at-1])) && (end == len(text) || !wordChar(text[end])) {
-				n++
-			}
-			i = end
-		}
+		n += wordHits(text, m, max-n, false, false)
 	}
 	return n
 }
@@ -176,19 +161,7 @@ func hardwareHits(text string, s *Schema) map[string]int {
 // boundary and, unless prefix is set, ending at one. A number before the
 // word counts as a boundary ("2xH100", "8x A100").
 func containsHardwareWord(text, w string, prefix bool) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], w)
-		if j < 0 {
-			return false
-		}
-		start, end := i+j, i+j+len(w)
-		okStart := start == 0 || !isWordByte(text[start-1]) || text[start-1] == 'x' && start >= 2 && text[start-2] >= '0' && text[start-2] <= '9'
-		okEnd := prefix || end == len(text) || !isWordByte(text[end])
-		if okStart && okEnd {
-			return true
-		}
-		i = start + 1
-	}
+	return wordHits(text, w, 1, prefix, true) > 0
 }
 
 var (
