@@ -9,6 +9,7 @@ import (
 // found; the error is non-nil (wrapping ErrTruncated) only when the post was
 // cut to MaxPostBytes, in which case the facts are partial.
 func Extract(p Post, s *Schema) (Facts, error) {
+	s = s.ready()
 	doc, truncated := readPost(p)
 	f := Facts{}
 	if s != nil {

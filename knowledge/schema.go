@@ -117,17 +117,13 @@ func (l LogFormats) compile() (compiledLogs, error) {
 	return c, nil
 }
 
-// logs returns the schema's compiled log formats, compiling them when
-// the schema was not prepared.
+// logs returns the schema's compiled log formats (none for a nil or
+// unprepared schema; Extract prepares the schema it is given).
 func (s *Schema) logs() compiledLogs {
 	if s == nil {
 		return compiledLogs{}
 	}
-	if s.prepared {
-		return s.logFormats
-	}
-	c, _ := s.Vocabulary.Logs.compile()
-	return c
+	return s.logFormats
 }
 
 // MainPackage names the package a pack is about.
@@ -163,9 +159,19 @@ func (p MainPackage) String() string {
 	return p.Name
 }
 
+// ready returns s prepared to match with: s itself once Prepare has run,
+// else a prepared copy (a schema decoded or built by hand).
+func (s *Schema) ready() *Schema {
+	if s == nil || s.prepared {
+		return s
+	}
+	c := *s
+	return c.Prepare()
+}
+
 // Prepare compiles what the schema matches with; call it once after
 // building or decoding a schema, before sharing it between goroutines.
-// MergeSchemas and Pack.Schema return prepared schemas.
+// MergeSchemas, CombineSchemas and Pack.Schema return prepared schemas.
 func (s *Schema) Prepare() *Schema {
 	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
 	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed

@@ -171,16 +171,13 @@ func literalLen(s string) int {
 	return len(strings.Join(strings.Fields(placeholderRE.ReplaceAllString(s, " ")), " "))
 }
 
-// compiled returns the schema's templates ready to match, compiling them
-// when the schema was not built by NewSchema or MergeSchemas.
+// compiled returns the schema's templates ready to match (none for a nil
+// or unprepared schema; Extract prepares the schema it is given).
 func (s *Schema) compiled() []compiledTemplate {
 	if s == nil {
 		return nil
 	}
-	if s.templates != nil {
-		return s.templates
-	}
-	return compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
+	return s.templates
 }
 
 func compileTemplates(ts []ErrorTemplate, deviceWords []string) []compiledTemplate {

@@ -89,16 +89,13 @@ func compilePackages(names []string) compiledPackages {
 	return c
 }
 
-// pkgs returns the schema's compiled package names, compiling them when
-// the schema was not prepared.
+// pkgs returns the schema's compiled package names (none for a nil or
+// unprepared schema; Extract prepares the schema it is given).
 func (s *Schema) pkgs() compiledPackages {
 	if s == nil {
 		return compiledPackages{}
 	}
-	if s.prepared {
-		return s.packages
-	}
-	return compilePackages(s.Vocabulary.Packages)
+	return s.packages
 }
 
 // notPackages are labels that precede numbers but name no package.
