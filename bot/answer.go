@@ -74,10 +74,11 @@ func (a *Answerer) SetModel(m *knowledge.Model) {
 	a.Engine.Thresholds.Reply = m.Reply
 }
 
-// Model returns the model the Answerer decides with.
+// Model returns the model the Answerer decides with. It only reads: the
+// Answerer is shared between goroutines once built.
 func (a *Answerer) Model() *knowledge.Model {
 	if a.Engine.Model == nil {
-		a.Engine.Model = knowledge.DefaultModel()
+		return knowledge.DefaultModel() // as Engine.Answer does
 	}
 	return a.Engine.Model
 }
