@@ -47,34 +47,39 @@ func FitWeights(ex []Example, l2 float64, prior map[string]float64) (weights map
 	for j, f := range Features {
 		centre[j] = prior[f]
 	}
-	held := make([]bool, d) // features held at zero
+	ridge := make([]float64, d)
+	for j := 0; j < d-1; j++ {
+		ridge[j] = l2
+	}
+	ridge[d-1] = biasRidge
+	w := keepSigns(d, func(held []bool) []float64 { return newton(rows, ys, ridge, held, centre) })
+	weights = map[string]float64{}
+	for j, f := range Features {
+		weights[f] = round3(w[j])
+	}
+	return weights, round3(w[d-1])
+}
+
+// keepSigns fits weights (d columns, the features first) with fit,
+// holding at zero every feature whose weight comes out with the wrong
+// sign (see featureSign) and refitting, until every sign holds: an
+// active-set method.
+func keepSigns(d int, fit func(held []bool) []float64) []float64 {
+	held := make([]bool, d)
 	var w []float64
 	for range Features {
-		ridge := make([]float64, d)
-		for j := 0; j < d-1; j++ {
-			ridge[j] = l2
-		}
-		ridge[d-1] = biasRidge
-		w = newton(rows, ys, ridge, held, centre)
+		w = fit(held)
 		violated := false
 		for j, f := range Features {
-			if held[j] {
-				continue
-			}
-			if sign := featureSign(f); sign > 0 && w[j] < 0 || sign < 0 && w[j] > 0 {
-				held[j] = true
-				violated = true
+			if sign := featureSign(f); !held[j] && (sign > 0 && w[j] < 0 || sign < 0 && w[j] > 0) {
+				held[j], violated = true, true
 			}
 		}
 		if !violated {
 			break
 		}
 	}
-	weights = map[string]float64{}
-	for j, f := range Features {
-		weights[f] = round3(w[j])
-	}
-	return weights, round3(w[d-1])
+	return w
 }
 
 // featureSign is the sign a feature's weight must have: +1 for evidence

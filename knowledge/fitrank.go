@@ -47,20 +47,7 @@ func FitRankWeights(ex []Example, l2 float64, prior map[string]float64) (weights
 	for j, f := range Features {
 		centre[j] = prior[f]
 	}
-	held := make([]bool, d)
-	var w []float64
-	for range Features {
-		w = newtonRank(x, ex, sets, l2, held, centre)
-		violated := false
-		for j, f := range Features {
-			if !held[j] && (featureSign(f) > 0 && w[j] < 0 || featureSign(f) < 0 && w[j] > 0) {
-				held[j], violated = true, true
-			}
-		}
-		if !violated {
-			break
-		}
-	}
+	w := keepSigns(d, func(held []bool) []float64 { return newtonRank(x, ex, sets, l2, held, centre) })
 	// Scale and bias: relevance on the ranking score, over every candidate.
 	rows := make([][]float64, len(ex))
 	ys := make([]float64, len(ex))
