@@ -14,17 +14,23 @@ type Prediction struct {
 	Case    Case
 	Facts   knowledge.Facts
 	Matches []knowledge.Match
+	// Ignored is the engine's finding that the post is not a support
+	// question (knowledge.IsSupportQuestion), made once when the post was
+	// answered: no model or threshold changes it.
+	Ignored bool
 }
 
 // Result decides a prediction with model m (nil: the prediction's own
 // ranking) and thresholds t.
 func (p Prediction) Result(m *knowledge.Model, t knowledge.Thresholds) Result {
-	f := p.Facts
 	matches := p.Matches
 	if m != nil {
 		matches = m.Rescore(slices.Clone(p.Matches))
 	}
-	d, conf, cited := knowledge.Decide(p.Case.Title, p.Case.Body, &f, matches, t)
+	d, conf, cited := knowledge.DecisionIgnore, 0.0, []knowledge.Match(nil)
+	if !p.Ignored {
+		d, conf, cited = knowledge.DecideQuestion(matches, t)
+	}
 	r := Result{CaseID: p.Case.ID, Facts: &p.Facts, Decision: d, Confidence: conf}
 	for _, m := range matches {
 		r.Ranked = append(r.Ranked, m.ID)
@@ -188,11 +194,7 @@ const minTextCalibration = 10
 // engine treats as a question, whose right answers are known (labelled
 // support) or known not to exist (abstain, not-support).
 func answerable(p Prediction) bool {
-	f := p.Facts
-	if !knowledge.IsSupportQuestion(p.Case.Title, &f, p.Case.Body) {
-		return false
-	}
-	return p.Case.Category != Support || len(p.Case.lenient()) > 0
+	return !p.Ignored && (p.Case.Category != Support || len(p.Case.lenient()) > 0)
 }
 
 // Folds splits case indexes into k folds stratified by category: each

@@ -76,6 +76,13 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 	if !IsSupportQuestion(title, f, body) {
 		return DecisionIgnore, 0, nil
 	}
+	return DecideQuestion(ranked, t)
+}
+
+// DecideQuestion decides a post already known to be a support question
+// (IsSupportQuestion): reply with citations when the top match is
+// structured and sure enough, else abstain.
+func DecideQuestion(ranked []Match, t Thresholds) (Decision, float64, []Match) {
 	if len(ranked) == 0 {
 		return DecisionAbstain, 0, nil
 	}

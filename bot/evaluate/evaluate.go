@@ -43,7 +43,7 @@ func Answer(ctx context.Context, db *store.DB, cases []bench.Case) (*Run, error)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.ID, err)
 		}
-		preds = append(preds, bench.Prediction{Case: c, Facts: ans.Facts, Matches: ans.Matches})
+		preds = append(preds, bench.Prediction{Case: c, Facts: ans.Facts, Matches: ans.Matches, Ignored: ans.Decision == knowledge.DecisionIgnore})
 	}
 	return &Run{Cases: cases, DB: db, Answerer: a, Predictions: preds}, nil
 }
