@@ -220,14 +220,17 @@ func TestMetamorphic(t *testing.T) {
 // others to no change.
 var lossyPerturbations = map[string]bool{"fences-removed": true, "cooked-html": true}
 
-// TestMetamorphicCorpus runs the perturbations over the 1,143 real GitHub
-// issues of ../shared/kb-corpus, posts no rule was written from: the
-// facts must not change when only the formatting does.
-func TestMetamorphicCorpus(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("skipping the corpus in -short mode")
-	}
+// corpusIssue is a row of ../shared/kb-corpus as `gh issue list` wrote
+// it, with what these tests read.
+type corpusIssue struct {
+	Title, Body string
+	Labels      []struct{ Name string }
+}
+
+// readCorpus reads the 1,143 real GitHub issues of ../shared/kb-corpus,
+// skipping the test when they are absent.
+func readCorpus(t *testing.T) []corpusIssue {
+	t.Helper()
 	path := "../../shared/kb-corpus/vllm-issues.json"
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -236,12 +239,24 @@ func TestMetamorphicCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var issues []struct{ Title, Body string }
+	var issues []corpusIssue
 	if err := json.Unmarshal(data, &issues); err != nil {
 		t.Fatal(err)
 	}
+	return issues
+}
+
+// TestMetamorphicCorpus runs the perturbations over the 1,143 real GitHub
+// issues of ../shared/kb-corpus, posts no rule was written from: the
+// facts must not change when only the formatting does.
+func TestMetamorphicCorpus(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
+	issues := readCorpus(t)
 	if raceEnabled {
-		var sample []struct{ Title, Body string }
+		var sample []corpusIssue
 		for i := 0; i < len(issues); i += 8 {
 			sample = append(sample, issues[i])
 		}
@@ -280,21 +295,7 @@ func TestMetamorphicCorpus(t *testing.T) {
 // 71), so the test catches a regression, not a target.
 func TestSupportOnCorpusLabels(t *testing.T) {
 	t.Parallel()
-	path := "../../shared/kb-corpus/vllm-issues.json"
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment)", path)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var issues []struct {
-		Title, Body string
-		Labels      []struct{ Name string }
-	}
-	if err := json.Unmarshal(data, &issues); err != nil {
-		t.Fatal(err)
-	}
+	issues := readCorpus(t)
 	p, err := BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)
