@@ -115,8 +115,8 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 	}
 	if len(rep.Repeated) > 0 {
 		repeated := slices.Clone(rep.Repeated)
-		for i := range repeated {
-			if !perCase {
+		if !perCase {
+			for i := range repeated {
 				repeated[i].Cases = nil
 			}
 		}
