@@ -126,6 +126,37 @@ func TestOpenKBWithoutAPathHoldsTheBuiltins(t *testing.T) {
 	}
 }
 
+// TestStalenessNamesOlderReadings: entries an older Herald read from a
+// source are counted by source, with how to refresh them, until they are
+// imported again; pack entries, which are not read, never are.
+func TestStalenessNamesOlderReadings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t)
+	if err := ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	issue := knowledge.IssueEntry(knowledge.Issue{Repo: "o/r", Number: 7, Title: "[Bug]: GLM 4.7 crashes", URL: "https://github.com/o/r/issues/7"}, nil)
+	old := issue
+	old.Reading, old.Prior = 0, 0.6 // as an earlier Herald stored it
+	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{old}, nil); err != nil {
+		t.Fatal(err)
+	}
+	warnings, err := Staleness(ctx, db, "kb.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "1 github entries") || !strings.Contains(warnings[0], "herald kb import --db kb.db") {
+		t.Errorf("warnings = %q; want one naming the github entry and the import command", warnings)
+	}
+	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{issue}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if warnings, err := Staleness(ctx, db, "kb.db"); err != nil || len(warnings) != 0 {
+		t.Errorf("after re-import: %q, %v", warnings, err)
+	}
+}
+
 // TestStalePacks: a knowledge base holding an older copy of an embedded
 // pack's schema is named until the pack is imported again.
 func TestStalePacks(t *testing.T) {

@@ -28,13 +28,13 @@ func OpenKB(ctx context.Context, path string, warn io.Writer) (db *store.DB, clo
 		if err != nil {
 			return nil, nil, err
 		}
-		stale, err := StalePacks(ctx, db)
+		warnings, err := Staleness(ctx, db, path)
 		if err != nil {
 			db.Close()
 			return nil, nil, err
 		}
-		for _, name := range stale {
-			fmt.Fprintf(warn, "herald: warning: %s holds an older copy of the built-in pack %s; refresh it with `herald kb import --db %s builtin:%s`\n", path, name, path, name)
+		for _, w := range warnings {
+			fmt.Fprintf(warn, "herald: warning: %s\n", w)
 		}
 		return db, func() { db.Close() }, nil
 	}
@@ -47,6 +47,48 @@ func OpenKB(ctx context.Context, path string, warn io.Writer) (db *store.DB, clo
 		return nil, nil, err
 	}
 	return db, cleanup, nil
+}
+
+// Staleness says, one sentence each, what in the knowledge base at path
+// was built by an older Herald and how to refresh it: embedded packs whose
+// stored schema differs from this binary's (StalePacks), and entries read
+// from a source by an older reading (knowledge.Reading). Ranking such a
+// base with this binary's model works but is not what the model was
+// fitted for.
+func Staleness(ctx context.Context, db *store.DB, path string) ([]string, error) {
+	packs, err := StalePacks(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, name := range packs {
+		out = append(out, fmt.Sprintf("%s holds an older copy of the built-in pack %s; refresh it with `herald kb import --db %s builtin:%s`", path, name, path, name))
+	}
+	older, err := db.OlderReadings(ctx, knowledge.ReadSources, knowledge.Reading)
+	if err != nil {
+		return nil, err
+	}
+	for _, src := range knowledge.ReadSources {
+		n := older[src]
+		if n == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s holds %d %s entries read by an older Herald; %s", path, n, src, refreshHint(src, path)))
+	}
+	return out, nil
+}
+
+// refreshHint tells how entries of a source are read again.
+func refreshHint(source, path string) string {
+	switch source {
+	case "github":
+		return fmt.Sprintf("import their issues again (`herald kb import --db %s ISSUES.json` or `herald kb import-github`)", path)
+	case "docs":
+		return fmt.Sprintf("import the docs folder again (`herald kb import --db %s DOCS-FOLDER`)", path)
+	case "forum":
+		return "learn the solved topics again (`herald kb learn --since DATE`)"
+	}
+	return "import their source again"
 }
 
 // StalePacks names the embedded packs whose schema in db differs from

@@ -44,9 +44,14 @@ type Entry struct {
 	Related []string `yaml:"related" json:"related,omitempty"`
 	// Source names where the entry came from: "pack:vllm", "github", "docs".
 	Source string `yaml:"-" json:"source,omitempty"`
-	// Prior scales the entry's evidence: 1 for curated entries, lower for
-	// bulk imports whose text is noisy. Outcomes adjust it.
-	Prior     float64   `yaml:"prior" json:"prior,omitempty"`
+	// Prior scales the entry's positive evidence; 0 means 1. Entries are
+	// made with 1 (how much a source is worth is a fitted weight, see
+	// Model); the outcomes of earlier citations adjust it at answer time,
+	// and a pack may lower it for an entry it trusts less.
+	Prior float64 `yaml:"prior" json:"prior,omitempty"`
+	// Reading is the version of the importer's reading that made the
+	// entry (see Reading); 0 for pack entries, which are not read.
+	Reading   int       `yaml:"-" json:"reading,omitempty"`
 	UpdatedAt time.Time `yaml:"-" json:"updated_at"`
 }
 

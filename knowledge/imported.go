@@ -23,16 +23,22 @@ type Issue struct {
 	UpdatedAt time.Time
 }
 
-// Priors of imported entries (see Entry.Prior). They are set by hand: an
-// imported issue's symptoms and flags are read off raw text and are
-// noisier than a curated entry's, a docs page lists many flags it is not
-// about. Setting both to 1 and leaving the source to the fitted curated
-// and docs weights was measured on the held-out dev posts and posted more
-// wrong answers, so they stay.
-const (
-	issuePrior = 0.6
-	docsPrior  = 0.8
-)
+// Reading is the version of how IssueEntry, DocEntry and TopicEntry read
+// a source into an Entry. It is stamped on every entry they make
+// (Entry.Reading) and raised whenever they read the same source
+// differently, so that a knowledge base built by an older reading can be
+// told apart and re-imported rather than silently ranked by rules it was
+// not read for.
+//
+//   - 2: imported entries carry no hand-set prior (they had 0.6 for
+//     issues, 0.8 for docs pages); the fitted "curated" and "docs"
+//     weights say how much each source is worth. Issue titles name
+//     their models (Entry.Models).
+const Reading = 2
+
+// ReadSources are the Entry.Source values of entries read from a source
+// (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
+var ReadSources = []string{"github", "docs", "forum"}
 
 // maxIssueBody bounds how much of an issue body is kept for search.
 const maxIssueBody = 8 << 10
@@ -49,7 +55,7 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 		Title:     strings.TrimSpace(is.Title),
 		State:     strings.ToLower(is.State),
 		Source:    "github",
-		Prior:     issuePrior,
+		Reading:   Reading,
 		UpdatedAt: is.UpdatedAt,
 	}
 	body := is.Body
@@ -62,6 +68,9 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 		if v != nil {
 			e.Platforms = appendUnique(e.Platforms, v.labelPlatforms(l)...)
 		}
+	}
+	if v != nil {
+		e.Models = v.titleModels(e.Title)
 	}
 	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
 	doc.prose = append(doc.prose, e.Title)
@@ -92,6 +101,60 @@ func (v *Vocabulary) labelPlatforms(label string) []string {
 	return out
 }
 
+// titleModels returns the model families an issue's title names, each
+// with the generation written after it when there is one ("GLM 4.7 tool
+// call issue" names glm4.7, "Qwen3-VL crashes" qwen3). A title names the
+// model the issue is about; a body names the models of the reporter's
+// set-up too, so only the title is read.
+func (v *Vocabulary) titleModels(title string) []string {
+	lower := strings.ToLower(title)
+	var out []string
+	for _, fam := range v.ModelFamilies {
+		fam = strings.ToLower(fam)
+		for i := 0; i < len(lower); {
+			j := strings.Index(lower[i:], fam)
+			if j < 0 {
+				break
+			}
+			start, end := i+j, i+j+len(fam)
+			i = end
+			if start > 0 && isWordByte(lower[start-1]) {
+				continue
+			}
+			gen := titleGeneration(lower[end:])
+			if gen == "" && end < len(lower) && isWordByte(lower[end]) && (lower[end] < '0' || lower[end] > '9') {
+				continue // a longer word ("optional" is not opt)
+			}
+			out = appendUnique(out, fam+gen)
+		}
+	}
+	return out
+}
+
+// titleGeneration reads the generation that follows a family word: a
+// number, after at most one separator and a "v" ("-3", " 4.7", "2.5",
+// "-v3").
+func titleGeneration(rest string) string {
+	if rest != "" && (rest[0] == '-' || rest[0] == ' ' || rest[0] == '_') {
+		rest = rest[1:]
+	}
+	v := ""
+	if len(rest) > 1 && rest[0] == 'v' && rest[1] >= '0' && rest[1] <= '9' {
+		v, rest = "v", rest[1:] // deepseek-v3
+	}
+	n := 0
+	for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] == '.' && n > 0 && n+1 < len(rest) && rest[n+1] >= '0' && rest[n+1] <= '9') {
+		n++
+	}
+	if n < len(rest) && (rest[n] == 'b' || rest[n] == 'm') && (n+1 == len(rest) || !isWordByte(rest[n+1])) {
+		return "" // a size ("llama 7b"), not a generation
+	}
+	if n == 0 {
+		return ""
+	}
+	return v + rest[:n]
+}
+
 var flagMentionRE = regexp.MustCompile(`--[a-z][a-z0-9_-]{2,40}`)
 
 // DocEntry converts a Markdown documentation page into an Entry. The title
@@ -108,7 +171,7 @@ func DocEntry(id, url, markdownText string) Entry {
 	if len(body) > 64<<10 {
 		body = body[:64<<10]
 	}
-	e := Entry{ID: id, Kind: KindDocs, URL: url, Title: title, Body: body, Source: "docs", Prior: docsPrior}
+	e := Entry{ID: id, Kind: KindDocs, URL: url, Title: title, Body: body, Source: "docs", Reading: Reading}
 	for _, f := range flagMentionRE.FindAllString(body, 64) {
 		e.Flags = appendUnique(e.Flags, normFlag(f))
 	}

@@ -34,15 +34,16 @@ func TopicEntry(t SolvedTopic, s *Schema) (Entry, error) {
 	}
 	f, _ := Extract(Post{Title: t.Title, Body: t.Question}, s)
 	e := Entry{
-		ID:     fmt.Sprintf("topic:%s:%d", u.Host, t.TopicID),
-		Kind:   KindTopic,
-		URL:    strings.TrimRight(t.ForumURL, "/") + fmt.Sprintf("/t/topic/%d", t.TopicID),
-		Title:  strings.TrimSpace(t.Title),
-		State:  "solved",
-		Source: "forum",
-		Prior:  1,
-		Tags:   f.Topics,
-		Body:   truncate(t.Question, 4000) + "\n\n" + truncate(t.Answer, 4000),
+		ID:      fmt.Sprintf("topic:%s:%d", u.Host, t.TopicID),
+		Kind:    KindTopic,
+		URL:     strings.TrimRight(t.ForumURL, "/") + fmt.Sprintf("/t/topic/%d", t.TopicID),
+		Title:   strings.TrimSpace(t.Title),
+		State:   "solved",
+		Source:  "forum",
+		Prior:   1,
+		Reading: Reading,
+		Tags:    f.Topics,
+		Body:    truncate(t.Question, 4000) + "\n\n" + truncate(t.Answer, 4000),
 	}
 	for i, er := range f.Errors {
 		if i == 3 {

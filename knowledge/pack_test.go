@@ -116,10 +116,39 @@ func TestIssueEntry(t *testing.T) {
 	if !contains(e.Flags, "--cpu-offload-gb") || !contains(e.Platforms, "rocm") || len(e.Symptoms) == 0 {
 		t.Errorf("structured fields not read: flags %v platforms %v symptoms %v", e.Flags, e.Platforms, e.Symptoms)
 	}
+	if e.Reading != Reading || e.Prior != 0 {
+		t.Errorf("reading %d prior %v; want reading %d and no hand-set prior", e.Reading, e.Prior, Reading)
+	}
 	// Without a vocabulary a label is only a tag: which labels name a
 	// platform is the pack's to say.
 	if e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: "t", Labels: []string{"rocm"}}, nil); len(e.Platforms) != 0 || !contains(e.Tags, "rocm") {
 		t.Errorf("without a vocabulary: platforms %v tags %v", e.Platforms, e.Tags)
+	}
+}
+
+// TestIssueTitleModels: an issue's title names the model family it is
+// about, with its generation when one is written, in the spellings issue
+// titles use; words that only start like a family are not models.
+func TestIssueTitleModels(t *testing.T) {
+	t.Parallel()
+	v := &Vocabulary{ModelFamilies: []string{"glm", "Qwen", "llama", "opt", "deepseek", "gpt"}}
+	for _, c := range []struct {
+		title string
+		want  []string
+	}{
+		{"[Bug]: GLM 4.7 Tool Call issue", []string{"glm4.7"}},
+		{"Qwen3-VL crashes with tp=2", []string{"qwen3"}},
+		{"[Usage]: Qwen2.5-VL-7B on two GPUs", []string{"qwen2.5"}},
+		{"deepseek-v3 fails to load; DeepSeek-V2 works", []string{"deepseekv3", "deepseekv2"}},
+		{"llama 7b is slow", []string{"llama"}},
+		{"qwen7b: optional arguments ignored", []string{"qwen"}},
+		{"gpt-oss-120b tool calls", []string{"gpt"}},
+		{"Optimise the scheduler for llamas", nil},
+		{"", nil},
+	} {
+		if got := v.titleModels(c.title); !slices.Equal(got, c.want) {
+			t.Errorf("titleModels(%q) = %v, want %v", c.title, got, c.want)
+		}
 	}
 }
 

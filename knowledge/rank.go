@@ -38,9 +38,9 @@ type Match struct {
 // Feature names: the named evidence a match carries in Match.Evidence.
 // Each is a raw measurement (a similarity, a count, 0 or 1); the Model
 // holds their fitted weights. Features of positive evidence are scaled by
-// the entry's prior (1 for curated entries, 0.6 for imported issues, and
-// the outcome factor of earlier citations), so that a thousand noisy
-// tracker issues cannot crowd out the curated pack.
+// the entry's prior (Entry.Prior: 1, times the outcome factor of earlier
+// citations); what a source is worth is weighed by the fitted "curated"
+// and "docs" features, not by a hand-set prior.
 const (
 	fText         = "text"           // BM25 relative to the best candidate, 0–1
 	fSignature    = "signature"      // similarity of masked error signatures, 0.45–1

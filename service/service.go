@@ -65,6 +65,13 @@ func open(ctx context.Context, cfg *Config, db *store.DB, model *knowledge.Model
 		}
 		log.Info("knowledge imported", "source", src, "stats", st.String())
 	}
+	warnings, err := importer.Staleness(ctx, db, cfg.Store.Path)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range warnings {
+		log.Warn(w)
+	}
 	client, err := discourse.NewClient(cfg.Discourse.URL,
 		discourse.WithAPIKey(cfg.Discourse.APIKey, cfg.Discourse.Username),
 		discourse.WithRequestBudget(cfg.Discourse.RequestsPerMinute, 5),

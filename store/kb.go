@@ -379,3 +379,36 @@ func (d *DB) EntriesByRowID(ctx context.Context, ids []int64) (map[int64]knowled
 	}
 	return out, nil
 }
+
+// OlderReadings counts, by source, the entries of the given sources whose
+// stored reading (knowledge.Entry.Reading) is below reading: entries an
+// older Herald read from their source, which re-importing refreshes.
+func (d *DB) OlderReadings(ctx context.Context, sources []string, reading int) (map[string]int, error) {
+	out := map[string]int{}
+	if len(sources) == 0 {
+		return out, nil
+	}
+	args := []any{reading}
+	for _, s := range sources {
+		args = append(args, s)
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT source, count(*) FROM kb_entries
+		WHERE coalesce(json_extract(data, '$.reading'), 0) < ? AND source IN (?`+strings.Repeat(",?", len(sources)-1)+`)
+		GROUP BY source`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: older readings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var src string
+		var n int
+		if err := rows.Scan(&src, &n); err != nil {
+			return nil, fmt.Errorf("store: older readings: %w", err)
+		}
+		out[src] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: older readings: %w", err)
+	}
+	return out, nil
+}
