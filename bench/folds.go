@@ -172,7 +172,7 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		s.margins = append(s.margins, knowledge.Margins(ms)[0])
 		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
-	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.right, 0.01)
+	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.right, calibrationRidge)
 	hits := 0
 	for _, r := range text.right {
 		if r {
@@ -182,9 +182,21 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 	if len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right) {
 		return c, nil
 	}
-	t := knowledge.FitCalibration(text.scores, text.margins, text.right, 0.01)
+	t := knowledge.FitCalibration(text.scores, text.margins, text.right, calibrationRidge)
 	return c, &t
 }
+
+// calibrationRidge is the L2 penalty on the calibration's slope and
+// margin coefficients. A Platt fit of three parameters on the fifty-odd
+// top matches of a forum's labelled posts, unpenalised, drives the
+// confident end of the scale towards 1: with 0.01 the held-out top bucket
+// of the 95 vllm-dev posts said 97.5% and was right 90% of the time. It
+// was picked among 0.01, 0.3, 1, 3 and 10 by the held-out calibration gap
+// averaged over ten splits, with the corpus and with the pack alone
+// (11.9/13.5, 10.6/13.5, 9.9/13.9, 9.8/12.3, 11.4/12.8 points); the
+// differences are about what the split alone moves, and this choice
+// makes the gap a little optimistic.
+const calibrationRidge = 3
 
 // minTextCalibration is the fewest posts with a word-overlap top match
 // that a calibration of their own is fitted on (see calibrate).
