@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -144,5 +146,25 @@ func TestNormalizeText(t *testing.T) {
 	in := "a\u00a0b\u200bc\r\nd\uff1a\u201cq\u201d\u202e"
 	if got, want := normalizeText(in), "a bc\nd:\"q\""; got != want {
 		t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
+	}
+}
+
+// TestSymptomAfterEnvironmentReport: issue templates open with an
+// environment report of hundreds of words and describe the problem after
+// it; the description still counts as evidence for the entry that
+// describes the same symptom.
+func TestSymptomAfterEnvironmentReport(t *testing.T) {
+	var env strings.Builder
+	env.WriteString("### Your current environment\n\n```text\n")
+	for i := range 400 {
+		fmt.Fprintf(&env, "[pip3] package%c%c==1.%d\n", 'a'+i%26, 'a'+i/26%26, i)
+	}
+	env.WriteString("```\n\n")
+	body := env.String() + "The streamed tool calls come back as plain content text and the client never sees them."
+	entry := Entry{ID: "e", Kind: KindIssue, Title: "Streaming tool calls", Symptoms: []string{"tool calls come back as plain content text"}}
+	f := Facts{}
+	ms := Rank(Post{Title: "Tool calls missing", Body: body}, &f, []Candidate{{Entry: entry, TextScore: 1}}, DefaultModel())
+	if len(ms) != 1 || ms[0].Evidence[fSymptom] == 0 {
+		t.Fatalf("evidence = %v; want the described symptom read after the report", ms[0].Evidence)
 	}
 }

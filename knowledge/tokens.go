@@ -85,10 +85,22 @@ var stopwords = map[string]bool{
 // tokenSet returns the lower-cased words of s (a letter then letters,
 // digits or underscores), without stopwords. It is hand-written because it
 // runs for every symptom of every candidate.
-func tokenSet(s string) map[string]bool {
+func tokenSet(s string) map[string]bool { return tokenSetN(s, maxSetTokens) }
+
+// maxSetTokens bounds the words tokenSet reads: symptoms, titles and
+// message excerpts are short, and this bounds the cost of a hostile one.
+const maxSetTokens = 200
+
+// maxPostTokens bounds the words read from a whole post. Issue templates
+// open with an environment report of hundreds of words; the problem is
+// described after it.
+const maxPostTokens = 20000
+
+// tokenSetN is tokenSet reading at most max words.
+func tokenSetN(s string, max int) map[string]bool {
 	out := map[string]bool{}
 	n := 0
-	for i := 0; i < len(s) && n < 200; {
+	for i := 0; i < len(s) && n < max; {
 		c := s[i]
 		if !isLetter(c) {
 			i++
@@ -149,7 +161,7 @@ func newPostTokens(text string) postTokens {
 	}
 	// Words for symptom checks leave out flag names: a command's
 	// --enable-auto-tool-choice does not describe a tool-choice error.
-	pt := postTokens{words: tokenSet(flagMentionRE.ReplaceAllString(text, " ")), flags: map[string]bool{}, raw: text}
+	pt := postTokens{words: tokenSetN(flagMentionRE.ReplaceAllString(text, " "), maxPostTokens), flags: map[string]bool{}, raw: text}
 	for _, fl := range flagMentionRE.FindAllString(text, 256) {
 		pt.flags[normFlag(fl)] = true
 	}
