@@ -40,8 +40,13 @@ type Entry struct {
 	// Advice lists concrete things to try, each one line of Markdown.
 	Advice []string `yaml:"advice" json:"advice,omitempty"`
 	// Body is free text for search (an imported issue's logs, a doc page).
-	Body    string   `yaml:"body" json:"body,omitempty"`
-	Related []string `yaml:"related" json:"related,omitempty"`
+	Body string `yaml:"body" json:"body,omitempty"`
+	// SourceText is the text of the issue or page a curated entry is
+	// about, as an importer last read it: an import does not replace a
+	// curated entry's fields, but the source's own words still help find
+	// it. It is for search only, like Body.
+	SourceText string   `yaml:"-" json:"source_text,omitempty"`
+	Related    []string `yaml:"related" json:"related,omitempty"`
 	// Source names where the entry came from: "pack:vllm", "github", "docs".
 	Source string `yaml:"-" json:"source,omitempty"`
 	// Prior scales the entry's positive evidence; 0 means 1. Entries are
@@ -70,7 +75,7 @@ func (e *Entry) Curated() bool {
 // SearchText returns the entry's text fields for full-text indexing, in the
 // column order the store's index uses: title, symptoms, flags, models, body.
 func (e *Entry) SearchText() (title, symptoms, flags, models, body string) {
-	body = strings.Join([]string{e.Summary, strings.Join(e.Advice, "\n"), strings.Join(e.Tags, " "), e.Body}, "\n")
+	body = strings.Join([]string{e.Summary, strings.Join(e.Advice, "\n"), strings.Join(e.Tags, " "), e.Body, e.SourceText}, "\n")
 	return e.Title, strings.Join(e.Symptoms, "\n"), strings.Join(e.Flags, " "), strings.Join(e.Models, " "), body
 }
 

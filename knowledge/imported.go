@@ -34,7 +34,9 @@ type Issue struct {
 //     issues, 0.8 for docs pages); the fitted "curated" and "docs"
 //     weights say how much each source is worth. Issue titles name
 //     their models (Entry.Models).
-const Reading = 2
+//   - 3: an import that meets a curated entry of the same id leaves its
+//     text on it for search (Entry.SourceText).
+const Reading = 3
 
 // ReadSources are the Entry.Source values of entries read from a source
 // (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -108,7 +108,7 @@ func EntryKeys(e *Entry) []string {
 	for w := range tokenSet(e.Title) {
 		add("t:" + w)
 	}
-	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body
+	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body + "\n" + e.SourceText
 	if len(body) > maxBodyIndex {
 		body = body[:maxBodyIndex]
 	}

@@ -48,3 +48,12 @@ func TestIndexSearchKeepsCuratedAndOrders(t *testing.T) {
 		t.Errorf("nil index gave %v", got)
 	}
 }
+
+// TestEntryKeysReadSourceText: a curated entry is found by the words of
+// the issue or page it is about, kept from their import.
+func TestEntryKeysReadSourceText(t *testing.T) {
+	e := Entry{ID: "o/r#1", Title: "Engine fails", Source: "pack:vllm", SourceText: "a zygomorphic kernel failure"}
+	if keys := EntryKeys(&e); !slices.Contains(keys, "b:zygomorphic") {
+		t.Errorf("keys = %v; want the source text's words", keys)
+	}
+}

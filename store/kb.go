@@ -20,7 +20,9 @@ type ImportStats struct {
 	Updated   int `json:"updated"`
 	Unchanged int `json:"unchanged"`
 	// Kept counts imported entries not applied because a curated entry
-	// with the same id exists (curated knowledge wins over bulk imports).
+	// with the same id exists (curated knowledge wins over bulk imports);
+	// the curated entry keeps the import's text for search
+	// (knowledge.Entry.SourceText).
 	Kept int `json:"kept_curated"`
 }
 
@@ -74,53 +76,110 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.T
 	if e.UpdatedAt.IsZero() {
 		e.UpdatedAt = now
 	}
+	var rowid int64
+	var oldHash, oldData string
+	var oldCurated bool
+	err := tx.QueryRowContext(ctx, "SELECT rowid, hash, curated, data FROM kb_entries WHERE id = ?", e.ID).Scan(&rowid, &oldHash, &oldCurated, &oldData)
+	if errors.Is(err, sql.ErrNoRows) {
+		return insertEntry(ctx, tx, e, st)
+	}
+	if err != nil {
+		return fmt.Errorf("store: look up entry %s: %w", e.ID, err)
+	}
+	var old knowledge.Entry
+	if err := json.Unmarshal([]byte(oldData), &old); err != nil {
+		return fmt.Errorf("store: decode entry %s: %w", e.ID, err)
+	}
+	switch {
+	case oldCurated && !e.Curated():
+		// Curated knowledge wins over bulk imports; the source's own
+		// words are kept beside it for search.
+		st.Kept++
+		if old.SourceText == e.Body {
+			return nil
+		}
+		old.SourceText = e.Body
+		return updateEntry(ctx, tx, rowid, &old, nil)
+	case e.Curated() && e.SourceText == "":
+		// A curated entry replacing an import, or its own older copy,
+		// keeps the text its source was last imported with.
+		e.SourceText = old.SourceText
+		if !oldCurated {
+			e.SourceText = old.Body
+		}
+	}
+	hash, err := entryHash(e)
+	if err != nil {
+		return err
+	}
+	if hash == oldHash {
+		st.Unchanged++
+		return nil
+	}
+	return updateEntry(ctx, tx, rowid, e, st)
+}
+
+// entryHash is what tells a changed entry from an unchanged one: the hash
+// of its JSON without the time it was written.
+func entryHash(e *knowledge.Entry) (string, error) {
 	hashed := *e
 	hashed.UpdatedAt = time.Time{}
-	hashJSON, err := json.Marshal(hashed)
+	data, err := json.Marshal(hashed)
 	if err != nil {
-		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
+		return "", fmt.Errorf("store: encode entry %s: %w", e.ID, err)
 	}
-	sum := sha256.Sum256(hashJSON)
-	hash := hex.EncodeToString(sum[:16])
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16]), nil
+}
+
+func insertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, st *ImportStats) error {
+	hash, err := entryHash(e)
+	if err != nil {
+		return err
+	}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
 	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO kb_entries(id, kind, url, title, state, source, curated, prior, data, hash, updated_at)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
+	}
+	rowid, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
+	}
+	st.Inserted++
+	return indexEntry(ctx, tx, rowid, e)
+}
 
-	var rowid int64
-	var oldHash string
-	var oldCurated bool
-	err = tx.QueryRowContext(ctx, "SELECT rowid, hash, curated FROM kb_entries WHERE id = ?", e.ID).Scan(&rowid, &oldHash, &oldCurated)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		res, err := tx.ExecContext(ctx, `INSERT INTO kb_entries(id, kind, url, title, state, source, curated, prior, data, hash, updated_at)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.ID, e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339))
-		if err != nil {
-			return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
-		}
-		if rowid, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
-		}
-		st.Inserted++
-	case err != nil:
-		return fmt.Errorf("store: look up entry %s: %w", e.ID, err)
-	case oldCurated && !e.Curated():
-		st.Kept++
-		return nil
-	case oldHash == hash:
-		st.Unchanged++
-		return nil
-	default:
-		if _, err := tx.ExecContext(ctx, `UPDATE kb_entries SET kind=?, url=?, title=?, state=?, source=?, curated=?, prior=?, data=?, hash=?, updated_at=? WHERE rowid=?`,
-			e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
-			return fmt.Errorf("store: update entry %s: %w", e.ID, err)
-		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
-			return fmt.Errorf("store: reindex entry %s: %w", e.ID, err)
-		}
+// updateEntry rewrites the row and its full-text index; st, if not nil,
+// counts it as updated.
+func updateEntry(ctx context.Context, tx *sql.Tx, rowid int64, e *knowledge.Entry, st *ImportStats) error {
+	hash, err := entryHash(e)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE kb_entries SET kind=?, url=?, title=?, state=?, source=?, curated=?, prior=?, data=?, hash=?, updated_at=? WHERE rowid=?`,
+		e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
+		return fmt.Errorf("store: update entry %s: %w", e.ID, err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
+		return fmt.Errorf("store: reindex entry %s: %w", e.ID, err)
+	}
+	if st != nil {
 		st.Updated++
 	}
+	return indexEntry(ctx, tx, rowid, e)
+}
+
+func indexEntry(ctx context.Context, tx *sql.Tx, rowid int64, e *knowledge.Entry) error {
 	title, symptoms, flags, models, body := e.SearchText()
 	if _, err := tx.ExecContext(ctx, "INSERT INTO kb_fts(rowid, title, symptoms, flags, models, body) VALUES(?, ?, ?, ?, ?, ?)",
 		rowid, title, symptoms, flags, models, body); err != nil {
@@ -352,7 +411,7 @@ func (d *DB) EntriesByRowID(ctx context.Context, ids []int64) (map[int64]knowled
 	if len(ids) == 0 {
 		return out, nil
 	}
-	q := "SELECT rowid, json_remove(data, '$.body') FROM kb_entries WHERE rowid IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
+	q := "SELECT rowid, json_remove(data, '$.body', '$.source_text') FROM kb_entries WHERE rowid IN (?" + strings.Repeat(",?", len(ids)-1) + ")"
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id

@@ -109,6 +109,39 @@ func TestUpsertIsIdempotentAndCuratedWins(t *testing.T) {
 	}
 }
 
+// TestCuratedKeepsSourceText: an import that meets a curated entry leaves
+// its text on it for search, whichever came first; the curated fields
+// win either way, and importing the same again changes nothing.
+func TestCuratedKeepsSourceText(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	imported := entry("o/r#1", "bulk title", "github")
+	imported.Body = "Traceback ... RuntimeError: zygomorphic kernel failure"
+	curated := entry("o/r#1", "curated title", "pack:vllm")
+	for _, order := range [][]knowledge.Entry{{curated, imported}, {imported, curated}} {
+		db := mustOpen(t)
+		for _, e := range order {
+			if _, err := db.UpsertEntries(ctx, []knowledge.Entry{e}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e, err := db.Entry(ctx, "o/r#1")
+		if err != nil || e.Title != "curated title" || e.SourceText != imported.Body {
+			t.Fatalf("%s then %s: entry = %+v, %v; want the curated title and the imported text", order[0].Source, order[1].Source, e, err)
+		}
+		cands, err := db.SearchText(ctx, "zygomorphic", 10)
+		if err != nil || len(cands) != 1 || cands[0].Entry.ID != "o/r#1" {
+			t.Errorf("search for the source's word = %+v, %v", cands, err)
+		}
+		for _, again := range order {
+			st, err := db.UpsertEntries(ctx, []knowledge.Entry{again}, nil)
+			if err != nil || st.Inserted+st.Updated != 0 {
+				t.Errorf("importing %s again: %+v, %v; want nothing changed", again.Source, st, err)
+			}
+		}
+	}
+}
+
 func TestSearchQuotesHostileTerms(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
