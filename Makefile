@@ -46,7 +46,7 @@ bench: build
 # Run each fuzz target for FUZZTIME (default 20s).
 FUZZTIME ?= 20s
 fuzz:
-	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion FuzzReplyInert FuzzParsePack FuzzReadModel; do \
+	for t in FuzzExtract FuzzParseCommandLine FuzzExtractErrors FuzzReadHTML FuzzSignature FuzzParseVersion FuzzReplyInert FuzzParsePack FuzzReadModel FuzzIssueEntry; do \
 		$(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./knowledge/ || exit 1; \
 	done
 	for t in FuzzVerifySignature FuzzDecodeEvent FuzzDecodePayload; do \

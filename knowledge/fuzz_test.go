@@ -3,6 +3,7 @@ package knowledge
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -172,6 +173,28 @@ func FuzzReadModel(f *testing.F) {
 		for name, w := range m.Weights {
 			if !contains(Features, name) || math.IsNaN(w) || math.IsInf(w, 0) {
 				t.Fatalf("accepted weight %s = %v", name, w)
+			}
+		}
+	})
+}
+
+// FuzzIssueEntry: an imported issue never panics the reader, and every
+// model it reads off the title is one of the vocabulary's families,
+// perhaps with a generation after it.
+func FuzzIssueEntry(f *testing.F) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		f.Fatal(err)
+	}
+	v := &p.Schema().Vocabulary
+	f.Add("[Bug]: GLM 4.7 Tool Call issue", "vllm serve zai-org/GLM-4.7 --tool-call-parser glm47")
+	f.Add("Qwen2.5-VL-7B and deepseek-v3 crash", "RuntimeError: CUDA error")
+	f.Add("llama", "")
+	f.Fuzz(func(t *testing.T, title, body string) {
+		e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: title, Body: body}, v)
+		for _, m := range e.Models {
+			if !slices.ContainsFunc(v.ModelFamilies, func(fam string) bool { return strings.HasPrefix(m, strings.ToLower(fam)) }) {
+				t.Fatalf("model %q from title %q is no family of the vocabulary", m, title)
 			}
 		}
 	})

@@ -109,6 +109,9 @@ func (v *Vocabulary) labelPlatforms(label string) []string {
 // model the issue is about; a body names the models of the reporter's
 // set-up too, so only the title is read.
 func (v *Vocabulary) titleModels(title string) []string {
+	if len(title) > maxTitleBytes {
+		title = title[:maxTitleBytes] // bounds a hostile file's cost
+	}
 	lower := strings.ToLower(title)
 	var out []string
 	for _, fam := range v.ModelFamilies {
@@ -132,6 +135,10 @@ func (v *Vocabulary) titleModels(title string) []string {
 	}
 	return out
 }
+
+// maxTitleBytes bounds how much of an issue title is read for models;
+// GitHub titles hold at most 256 characters.
+const maxTitleBytes = 1 << 10
 
 // titleGeneration reads the generation that follows a family word: a
 // number, after at most one separator and a "v" ("-3", " 4.7", "2.5",
