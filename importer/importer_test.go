@@ -187,6 +187,21 @@ func TestStalePacks(t *testing.T) {
 	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
 		t.Errorf("after re-import: stale %v, %v", stale, err)
 	}
+	// An entry stored as an earlier pack had it (without its aliases).
+	e := p.Entries[0]
+	e.Aliases, e.Title = nil, e.Title+" (old)"
+	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{e}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := StalePacks(ctx, db); err != nil || !slices.Equal(stale, []string{"vllm"}) {
+		t.Errorf("older entry: stale %v, %v; want [vllm]", stale, err)
+	}
+	if err := ImportBuiltins(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
+		t.Errorf("after importing the pack again: stale %v, %v", stale, err)
+	}
 }
 
 // TestImportGitHubRevalidates: a repository's issues become entries whose

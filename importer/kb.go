@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
@@ -91,8 +92,8 @@ func refreshHint(source, path string) string {
 	return "import their source again"
 }
 
-// StalePacks names the embedded packs whose schema in db differs from
-// the one built into this binary.
+// StalePacks names the embedded packs whose schema or entries in db
+// differ from the ones built into this binary.
 func StalePacks(ctx context.Context, db *store.DB) ([]string, error) {
 	var stale []string
 	for _, name := range knowledge.BuiltinPacks() {
@@ -112,11 +113,42 @@ func StalePacks(ctx context.Context, db *store.DB) ([]string, error) {
 		if err := errors.Join(errA, errB); err != nil {
 			return nil, fmt.Errorf("importer: compare schema %s: %w", name, err)
 		}
-		if !bytes.Equal(a, b) {
+		same := bytes.Equal(a, b)
+		if same {
+			if same, err = storedAsEmbedded(ctx, db, p); err != nil {
+				return nil, err
+			}
+		}
+		if !same {
 			stale = append(stale, name)
 		}
 	}
 	return stale, nil
+}
+
+// storedAsEmbedded reports whether db holds every entry of pack p as p
+// has it, apart from what storing adds (the time, the source text).
+func storedAsEmbedded(ctx context.Context, db *store.DB, p *knowledge.Pack) (bool, error) {
+	for _, e := range p.Entries {
+		stored, err := db.Entry(ctx, e.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		stored.SourceText, stored.UpdatedAt = "", time.Time{}
+		e.UpdatedAt = time.Time{}
+		a, errA := json.Marshal(stored)
+		b, errB := json.Marshal(e)
+		if err := errors.Join(errA, errB); err != nil {
+			return false, fmt.Errorf("importer: compare entry %s: %w", e.ID, err)
+		}
+		if !bytes.Equal(a, b) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // OpenTemp opens a new, empty database in a fresh temporary directory

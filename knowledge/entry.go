@@ -47,6 +47,11 @@ type Entry struct {
 	// it. It is for search only, like Body.
 	SourceText string   `yaml:"-" json:"source_text,omitempty"`
 	Related    []string `yaml:"related" json:"related,omitempty"`
+	// Aliases are the other addresses the same issue or page is
+	// published under (a renamed docs page, the raw source of a rendered
+	// one). An import at one of them is this entry's source, not another
+	// entry: the knowledge base holds one entry per page.
+	Aliases []string `yaml:"aliases" json:"aliases,omitempty"`
 	// Source names where the entry came from: "pack:vllm", "github", "docs".
 	Source string `yaml:"-" json:"source,omitempty"`
 	// Prior scales the entry's positive evidence; 0 means 1. Entries are

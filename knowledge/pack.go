@@ -120,7 +120,7 @@ func (p *Pack) validate() error {
 			return fail("id", errRequired)
 		}
 		if seen[e.ID] {
-			return fail("id", fmt.Errorf("%w: duplicate", errInvalid))
+			return fail("id", fmt.Errorf("%w: duplicate (of an id or an alias)", errInvalid))
 		}
 		seen[e.ID] = true
 		switch e.Kind {
@@ -133,6 +133,15 @@ func (p *Pack) validate() error {
 		}
 		if err := checkURL(e.URL); err != nil {
 			return fail("url", err)
+		}
+		for _, a := range e.Aliases {
+			if err := checkURL(a); err != nil {
+				return fail("aliases", err)
+			}
+			if a == e.ID || a == e.URL || seen[a] {
+				return fail("aliases", fmt.Errorf("%w: %q names an entry already", errInvalid, a))
+			}
+			seen[a] = true
 		}
 		if e.Affected != "" {
 			if _, err := ParseRange(e.Affected); err != nil {

@@ -58,8 +58,9 @@ func (d *DB) upsertBatch(ctx context.Context, entries []knowledge.Entry, st *Imp
 	}
 	defer tx.Rollback()
 	now := d.Now().UTC()
-	for i := range entries {
-		if err := upsertEntry(ctx, tx, &entries[i], now, st); err != nil {
+	for _, e := range entries {
+		// A copy: the caller's entries are not written to.
+		if err := upsertEntry(ctx, tx, &e, now, st); err != nil {
 			return err
 		}
 	}
@@ -76,37 +77,43 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.T
 	if e.UpdatedAt.IsZero() {
 		e.UpdatedAt = now
 	}
-	var rowid int64
-	var oldHash, oldData string
-	var oldCurated bool
-	err := tx.QueryRowContext(ctx, "SELECT rowid, hash, curated, data FROM kb_entries WHERE id = ?", e.ID).Scan(&rowid, &oldHash, &oldCurated, &oldData)
+	rowid, oldHash, old, err := lookupEntry(ctx, tx, "id", e.ID)
+	if errors.Is(err, sql.ErrNoRows) && !e.Curated() {
+		// An import at another address of a curated entry is that
+		// entry's source.
+		var owner string
+		switch err := tx.QueryRowContext(ctx, "SELECT entry_id FROM kb_aliases WHERE alias IN (?, ?)", e.ID, e.URL).Scan(&owner); {
+		case err == nil:
+			if rowid, _, old, err = lookupEntry(ctx, tx, "id", owner); err != nil {
+				return fmt.Errorf("store: look up entry %s, which %s is an alias of: %w", owner, e.ID, err)
+			}
+			return keepSource(ctx, tx, rowid, old, e, st)
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("store: look up aliases of %s: %w", e.ID, err)
+		}
+	}
 	if errors.Is(err, sql.ErrNoRows) {
+		if err := absorbAliases(ctx, tx, e); err != nil {
+			return err
+		}
 		return insertEntry(ctx, tx, e, st)
 	}
 	if err != nil {
-		return fmt.Errorf("store: look up entry %s: %w", e.ID, err)
+		return err
 	}
-	var old knowledge.Entry
-	if err := json.Unmarshal([]byte(oldData), &old); err != nil {
-		return fmt.Errorf("store: decode entry %s: %w", e.ID, err)
+	if old.Curated() && !e.Curated() {
+		return keepSource(ctx, tx, rowid, old, e, st)
 	}
-	switch {
-	case oldCurated && !e.Curated():
-		// Curated knowledge wins over bulk imports; the source's own
-		// words are kept beside it for search.
-		st.Kept++
-		if old.SourceText == e.Body {
-			return nil
-		}
-		old.SourceText = e.Body
-		return updateEntry(ctx, tx, rowid, &old, nil)
-	case e.Curated() && e.SourceText == "":
+	if e.Curated() && e.SourceText == "" {
 		// A curated entry replacing an import, or its own older copy,
 		// keeps the text its source was last imported with.
 		e.SourceText = old.SourceText
-		if !oldCurated {
+		if !old.Curated() {
 			e.SourceText = old.Body
 		}
+	}
+	if err := absorbAliases(ctx, tx, e); err != nil {
+		return err
 	}
 	hash, err := entryHash(e)
 	if err != nil {
@@ -117,6 +124,79 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.T
 		return nil
 	}
 	return updateEntry(ctx, tx, rowid, e, st)
+}
+
+// lookupEntry reads the entry whose column col (id) is v.
+func lookupEntry(ctx context.Context, tx *sql.Tx, col, v string) (rowid int64, hash string, e *knowledge.Entry, err error) {
+	var data string
+	err = tx.QueryRowContext(ctx, "SELECT rowid, hash, data FROM kb_entries WHERE "+col+" = ?", v).Scan(&rowid, &hash, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil, err
+	}
+	if err != nil {
+		return 0, "", nil, fmt.Errorf("store: look up entry %s: %w", v, err)
+	}
+	e = new(knowledge.Entry)
+	if err := json.Unmarshal([]byte(data), e); err != nil {
+		return 0, "", nil, fmt.Errorf("store: decode entry %s: %w", v, err)
+	}
+	return rowid, hash, e, nil
+}
+
+// keepSource applies an import that meets curated entry cur (stored at
+// rowid): curated knowledge wins over bulk imports, and the source's own
+// words are kept beside it for search.
+func keepSource(ctx context.Context, tx *sql.Tx, rowid int64, cur, imported *knowledge.Entry, st *ImportStats) error {
+	st.Kept++
+	if cur.SourceText == imported.Body {
+		return nil
+	}
+	cur.SourceText = imported.Body
+	return updateEntry(ctx, tx, rowid, cur, nil)
+}
+
+// absorbAliases records curated entry e's aliases, and removes the
+// imports stored at them, keeping the first one's text as e's source
+// text when e has none.
+func absorbAliases(ctx context.Context, tx *sql.Tx, e *knowledge.Entry) error {
+	if !e.Curated() {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_aliases WHERE entry_id = ?", e.ID); err != nil {
+		return fmt.Errorf("store: aliases of %s: %w", e.ID, err)
+	}
+	for _, a := range e.Aliases {
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO kb_aliases(alias, entry_id) VALUES(?, ?)", a, e.ID); err != nil {
+			return fmt.Errorf("store: aliases of %s: %w", e.ID, err)
+		}
+		for _, col := range []string{"id", "url"} {
+			rowid, _, imported, err := lookupEntry(ctx, tx, col, a)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if imported.Curated() {
+				return fmt.Errorf("store: %s names %s as an alias, which is a curated entry of its own", e.ID, a)
+			}
+			if e.SourceText == "" {
+				e.SourceText = imported.Body
+			}
+			if err := deleteRow(ctx, tx, rowid); err != nil {
+				return fmt.Errorf("store: replace %s by %s: %w", imported.ID, e.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+func deleteRow(ctx context.Context, tx *sql.Tx, rowid int64) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM kb_entries WHERE rowid = ?", rowid)
+	return err
 }
 
 // entryHash is what tells a changed entry from an unchanged one: the hash

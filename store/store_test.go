@@ -142,6 +142,41 @@ func TestCuratedKeepsSourceText(t *testing.T) {
 	}
 }
 
+// TestAliasesHoldOneEntryPerPage: an import at another address of a
+// curated entry (a renamed docs page) is that entry's source, whether it
+// came before the curated entry or after: one entry, the curated fields,
+// the page's text for search.
+func TestAliasesHoldOneEntryPerPage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	curated := knowledge.Entry{ID: "https://docs.example.org/old.html", Kind: knowledge.KindDocs, URL: "https://docs.example.org/old.html",
+		Title: "Old page", Source: "pack:vllm", Aliases: []string{"https://docs.example.org/new/"}}
+	page := knowledge.Entry{ID: "https://docs.example.org/new/", Kind: knowledge.KindDocs, URL: "https://docs.example.org/new/",
+		Title: "New page", Source: "docs", Body: "run the container with a zygomorphic shm size"}
+	for _, order := range [][]knowledge.Entry{{curated, page}, {page, curated}} {
+		db := mustOpen(t)
+		for _, e := range order {
+			if _, err := db.UpsertEntries(ctx, []knowledge.Entry{e}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stats, err := db.Stats(ctx)
+		if err != nil || stats.Total != 1 {
+			t.Fatalf("%s then %s: %d entries, %v; want one per page", order[0].Source, order[1].Source, stats.Total, err)
+		}
+		e, err := db.Entry(ctx, curated.ID)
+		if err != nil || e.Title != "Old page" || e.SourceText != page.Body {
+			t.Errorf("%s then %s: entry = %+v, %v", order[0].Source, order[1].Source, e, err)
+		}
+		if _, err := db.Entry(ctx, page.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the page's own entry: %v, want ErrNotFound", err)
+		}
+		if st, err := db.UpsertEntries(ctx, []knowledge.Entry{page}, nil); err != nil || st.Kept != 1 || st.Inserted != 0 {
+			t.Errorf("the page again: %+v, %v; want it kept on the curated entry", st, err)
+		}
+	}
+}
+
 func TestSearchQuotesHostileTerms(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
