@@ -163,12 +163,23 @@ func TestStalePacks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := openDB(t)
-	if err := ImportBuiltins(ctx, db); err != nil {
-		t.Fatal(err)
+	// refresh imports the embedded packs and wants none stale after it.
+	refresh := func(when string) {
+		t.Helper()
+		if err := ImportBuiltins(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
+			t.Errorf("%s: stale %v, %v", when, stale, err)
+		}
 	}
-	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
-		t.Fatalf("fresh import: stale %v, %v", stale, err)
+	wantStale := func(what string) {
+		t.Helper()
+		if stale, err := StalePacks(ctx, db); err != nil || !slices.Equal(stale, []string{"vllm"}) {
+			t.Errorf("%s: stale %v, %v; want [vllm]", what, stale, err)
+		}
 	}
+	refresh("fresh import")
 	p, err := knowledge.BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)
@@ -178,30 +189,16 @@ func TestStalePacks(t *testing.T) {
 	if err := db.SaveSchema(ctx, "vllm", old); err != nil {
 		t.Fatal(err)
 	}
-	if stale, err := StalePacks(ctx, db); err != nil || !slices.Equal(stale, []string{"vllm"}) {
-		t.Errorf("older schema: stale %v, %v; want [vllm]", stale, err)
-	}
-	if err := ImportBuiltins(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
-		t.Errorf("after re-import: stale %v, %v", stale, err)
-	}
+	wantStale("older schema")
+	refresh("after re-import")
 	// An entry stored as an earlier pack had it (without its aliases).
 	e := p.Entries[0]
 	e.Aliases, e.Title = nil, e.Title+" (old)"
 	if _, err := db.UpsertEntries(ctx, []knowledge.Entry{e}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if stale, err := StalePacks(ctx, db); err != nil || !slices.Equal(stale, []string{"vllm"}) {
-		t.Errorf("older entry: stale %v, %v; want [vllm]", stale, err)
-	}
-	if err := ImportBuiltins(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	if stale, err := StalePacks(ctx, db); err != nil || len(stale) != 0 {
-		t.Errorf("after importing the pack again: stale %v, %v", stale, err)
-	}
+	wantStale("older entry")
+	refresh("after importing the pack again")
 }
 
 // TestImportGitHubRevalidates: a repository's issues become entries whose

@@ -136,9 +136,8 @@ func lookupEntry(ctx context.Context, tx *sql.Tx, col, v string) (rowid int64, h
 	if err != nil {
 		return 0, "", nil, fmt.Errorf("store: look up entry %s: %w", v, err)
 	}
-	e = new(knowledge.Entry)
-	if err := json.Unmarshal([]byte(data), e); err != nil {
-		return 0, "", nil, fmt.Errorf("store: decode entry %s: %w", v, err)
+	if e, err = decodeEntry(data); err != nil {
+		return 0, "", nil, fmt.Errorf("%w (%s)", err, v)
 	}
 	return rowid, hash, e, nil
 }
@@ -212,18 +211,26 @@ func entryHash(e *knowledge.Entry) (string, error) {
 	return hex.EncodeToString(sum[:16]), nil
 }
 
+// encodeEntry returns an entry's stored JSON and its hash.
+func encodeEntry(e *knowledge.Entry) (data, hash string, err error) {
+	if hash, err = entryHash(e); err != nil {
+		return "", "", err
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return "", "", fmt.Errorf("store: encode entry %s: %w", e.ID, err)
+	}
+	return string(b), hash, nil
+}
+
 func insertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, st *ImportStats) error {
-	hash, err := entryHash(e)
+	data, hash, err := encodeEntry(e)
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
-	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO kb_entries(id, kind, url, title, state, source, curated, prior, data, hash, updated_at)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.ID, e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339))
+		e.ID, e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, data, hash, e.UpdatedAt.UTC().Format(time.RFC3339))
 	if err != nil {
 		return fmt.Errorf("store: insert entry %s: %w", e.ID, err)
 	}
@@ -238,16 +245,12 @@ func insertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, st *Import
 // updateEntry rewrites the row and its full-text index; st, if not nil,
 // counts it as updated.
 func updateEntry(ctx context.Context, tx *sql.Tx, rowid int64, e *knowledge.Entry, st *ImportStats) error {
-	hash, err := entryHash(e)
+	data, hash, err := encodeEntry(e)
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("store: encode entry %s: %w", e.ID, err)
-	}
 	if _, err := tx.ExecContext(ctx, `UPDATE kb_entries SET kind=?, url=?, title=?, state=?, source=?, curated=?, prior=?, data=?, hash=?, updated_at=? WHERE rowid=?`,
-		e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, string(data), hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
+		e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, data, hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
 		return fmt.Errorf("store: update entry %s: %w", e.ID, err)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
@@ -414,30 +417,16 @@ type KBStats struct {
 
 // Stats counts entries by kind and source.
 func (d *DB) Stats(ctx context.Context) (KBStats, error) {
-	st := KBStats{ByKind: map[string]int{}, BySource: map[string]int{}}
-	for _, q := range []struct {
-		col string
-		m   map[string]int
-	}{{"kind", st.ByKind}, {"source", st.BySource}} {
-		rows, err := d.db.QueryContext(ctx, "SELECT "+q.col+", count(*) FROM kb_entries GROUP BY "+q.col)
-		if err != nil {
-			return st, fmt.Errorf("store: stats: %w", err)
-		}
-		for rows.Next() {
-			var k string
-			var n int
-			if err := rows.Scan(&k, &n); err != nil {
-				rows.Close()
-				return st, fmt.Errorf("store: stats: %w", err)
-			}
-			q.m[k] = n
-			if q.col == "kind" {
-				st.Total += n
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return st, fmt.Errorf("store: stats: %w", err)
-		}
+	var st KBStats
+	var err error
+	if st.ByKind, err = d.countBy(ctx, "SELECT kind, count(*) FROM kb_entries GROUP BY kind"); err != nil {
+		return st, fmt.Errorf("store: stats: %w", err)
+	}
+	if st.BySource, err = d.countBy(ctx, "SELECT source, count(*) FROM kb_entries GROUP BY source"); err != nil {
+		return st, fmt.Errorf("store: stats: %w", err)
+	}
+	for _, n := range st.ByKind {
+		st.Total += n
 	}
 	rows, err := d.db.QueryContext(ctx, "SELECT pack FROM kb_schemas ORDER BY pack")
 	if err != nil {
@@ -523,31 +512,37 @@ func (d *DB) EntriesByRowID(ctx context.Context, ids []int64) (map[int64]knowled
 // stored reading (knowledge.Entry.Reading) is below reading: entries an
 // older Herald read from their source, which re-importing refreshes.
 func (d *DB) OlderReadings(ctx context.Context, sources []string, reading int) (map[string]int, error) {
-	out := map[string]int{}
 	if len(sources) == 0 {
-		return out, nil
+		return map[string]int{}, nil
 	}
 	args := []any{reading}
 	for _, s := range sources {
 		args = append(args, s)
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT source, count(*) FROM kb_entries
+	out, err := d.countBy(ctx, `SELECT source, count(*) FROM kb_entries
 		WHERE coalesce(json_extract(data, '$.reading'), 0) < ? AND source IN (?`+strings.Repeat(",?", len(sources)-1)+`)
 		GROUP BY source`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: older readings: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var src string
-		var n int
-		if err := rows.Scan(&src, &n); err != nil {
-			return nil, fmt.Errorf("store: older readings: %w", err)
-		}
-		out[src] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: older readings: %w", err)
-	}
 	return out, nil
+}
+
+// countBy runs a query of (key, count) rows into a map.
+func (d *DB) countBy(ctx context.Context, query string, args ...any) (map[string]int, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
 }
