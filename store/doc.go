@@ -7,6 +7,10 @@
 //   - Every write happens in a transaction that also updates any index or
 //     bookkeeping row it affects, so a crash leaves either all of a change
 //     or none of it; kb_fts always mirrors kb_entries.
+//   - Curated knowledge wins over bulk imports: an import never replaces a
+//     curated entry of the same id or at one of its aliases (kb_aliases
+//     holds them); its text is kept on the curated entry for search, and
+//     no imported entry is stored at a curated entry's alias.
 //   - Migrations run in order, each in its own transaction with its record
 //     in schema_migrations, so one is never half applied.
 //   - The store knows nothing of Discourse or of ranking rules; it stores
