@@ -43,7 +43,7 @@ func Confidence(m Match) float64 { return m.Confidence }
 
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
-	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
 	// supportTitleRE is an issue template's own word that the post asks
 	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
 	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)

@@ -291,7 +291,7 @@ func TestMetamorphicCorpus(t *testing.T) {
 // TestSupportOnCorpusLabels measures IsSupportQuestion against the labels
 // vLLM's maintainers gave the corpus issues: "bug" and "usage" issues
 // ask for help, "feature request" and "RFC" issues do not. The floors
-// sit a point below what this version measured (592 of 597 and 66 of
+// sit a point below what this version measured (594 of 597 and 66 of
 // 71), so the test catches a regression, not a target.
 func TestSupportOnCorpusLabels(t *testing.T) {
 	t.Parallel()
@@ -332,8 +332,8 @@ func TestSupportOnCorpusLabels(t *testing.T) {
 		}
 	}
 	t.Logf("bug/usage issues read as support: %d of %d; feature requests and RFCs ignored: %d of %d", supportRight, support, requestRight, request)
-	if pct := 100 * float64(supportRight) / float64(support); pct < 98 {
-		t.Errorf("bug/usage issues read as support: %.1f%%, under 98%%", pct)
+	if pct := 100 * float64(supportRight) / float64(support); pct < 98.5 {
+		t.Errorf("bug/usage issues read as support: %.1f%%, under 98.5%%", pct)
 	}
 	if pct := 100 * float64(requestRight) / float64(request); pct < 92 {
 		t.Errorf("feature requests ignored: %.1f%%, under 92%%", pct)
