@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/heraldbot/herald/knowledge"
@@ -28,6 +29,25 @@ type Case struct {
 	Answers []string `json:"answers"`
 	// TopicMatch are acceptable but not required ids (lenient).
 	TopicMatch []string `json:"topic_match"`
+	// Source is where the post was found (its URL); SourceFolds holds
+	// out the posts of one place together.
+	Source string `json:"source"`
+}
+
+// SourceGroup is the place a case's post comes from: the repository of a
+// GitHub URL ("owner/name"), the host of another URL, or the source as
+// written.
+func (c Case) SourceGroup() string {
+	u, err := url.Parse(c.Source)
+	if err != nil || u.Host == "" {
+		return c.Source
+	}
+	if strings.EqualFold(u.Host, "github.com") {
+		if parts := strings.SplitN(strings.Trim(u.Path, "/"), "/", 3); len(parts) >= 2 {
+			return parts[0] + "/" + parts[1]
+		}
+	}
+	return u.Host
 }
 
 // Expect is what extraction should find; nil or empty fields are not

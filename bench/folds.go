@@ -3,6 +3,7 @@ package bench
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/heraldbot/herald/knowledge"
 )
@@ -242,6 +243,47 @@ func Folds(cases []Case, k int, seed uint64) [][]int {
 	return folds
 }
 
+// SourceFolds splits case indexes into k folds by where the posts come
+// from (Case.SourceGroup): all the posts of one place are held out
+// together, so that a fold's model has seen nothing of the place it is
+// measured on. Places are dealt largest first to the fold with the fewest
+// cases, ties by name, so the split is reproducible; a place with more
+// than a k-th of the cases makes its fold larger than the others.
+func SourceFolds(cases []Case, k int) [][]int {
+	if k < 2 {
+		k = 2
+	}
+	byGroup := map[string][]int{}
+	var groups []string
+	for i, c := range cases {
+		g := c.SourceGroup()
+		if _, ok := byGroup[g]; !ok {
+			groups = append(groups, g)
+		}
+		byGroup[g] = append(byGroup[g], i)
+	}
+	slices.SortFunc(groups, func(a, b string) int {
+		if d := len(byGroup[b]) - len(byGroup[a]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	folds := make([][]int, k)
+	for _, g := range groups {
+		smallest := 0
+		for f := range folds {
+			if len(folds[f]) < len(folds[smallest]) {
+				smallest = f
+			}
+		}
+		folds[smallest] = append(folds[smallest], byGroup[g]...)
+	}
+	for _, f := range folds {
+		slices.Sort(f)
+	}
+	return folds
+}
+
 // never is a reply threshold no confidence reaches.
 const never = 1.01
 
@@ -349,17 +391,14 @@ type CrossValidation struct {
 	All    *knowledge.Model
 }
 
-// CrossValidate fits the model on k−1 folds and decides the held-out fold
-// with it, for every fold; and fits on all cases for the in-sample
-// figures, whose distance from the held-out ones shows overfit.
-func CrossValidate(preds []Prediction, k int, seed uint64, base knowledge.Thresholds, o FitOptions) CrossValidation {
-	cases := make([]Case, len(preds))
-	for i, p := range preds {
-		cases[i] = p.Case
-	}
+// CrossValidate fits the model on all folds but one and decides the
+// held-out fold with it, for every fold (folds as Folds or SourceFolds
+// make them); and fits on all cases for the in-sample figures, whose
+// distance from the held-out ones shows overfit.
+func CrossValidate(preds []Prediction, folds [][]int, base knowledge.Thresholds, o FitOptions) CrossValidation {
 	var cv CrossValidation
 	cv.HeldOut = make([]Result, len(preds))
-	for _, fold := range Folds(cases, k, seed) {
+	for _, fold := range folds {
 		var train []Prediction
 		for i, p := range preds {
 			if !slices.Contains(fold, i) {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -58,6 +59,53 @@ func pred(id, cat, top string, score float64, label string) Prediction {
 	}
 }
 
+// TestSourceFoldsHoldOutEachPlace: every post of a place lands in one
+// fold, every case in exactly one fold, the biggest place alone when it
+// is bigger than a fold, and the split is the same every time.
+func TestSourceFoldsHoldOutEachPlace(t *testing.T) {
+	t.Parallel()
+	var cases []Case
+	add := func(n int, source string) {
+		for range n {
+			cases = append(cases, Case{ID: fmt.Sprint(len(cases)), Category: Support, Source: source})
+		}
+	}
+	add(6, "https://github.com/vllm-project/vllm/issues/1")
+	add(2, "https://github.com/InternLM/lmdeploy/issues/2")
+	add(2, "https://github.com/InternLM/lmdeploy/pull/3")
+	add(1, "https://discuss.vllm.ai/t/topic/4")
+	add(1, "vLLM forum thread \"Running out of memory\"")
+	folds := SourceFolds(cases, 3)
+	if !slices.Equal(folds[0], []int{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("fold 0 = %v; want the six vllm posts alone", folds[0])
+	}
+	seen := map[int]int{}
+	for f, fold := range folds {
+		for _, i := range fold {
+			if _, dup := seen[i]; dup {
+				t.Fatalf("case %d in two folds", i)
+			}
+			seen[i] = f
+		}
+	}
+	if len(seen) != len(cases) {
+		t.Fatalf("%d of %d cases in a fold", len(seen), len(cases))
+	}
+	for i := range cases {
+		for j := range cases {
+			if cases[i].SourceGroup() == cases[j].SourceGroup() && seen[i] != seen[j] {
+				t.Errorf("cases %d and %d of %s in folds %d and %d", i, j, cases[i].SourceGroup(), seen[i], seen[j])
+			}
+		}
+	}
+	if g := cases[7].SourceGroup(); g != "InternLM/lmdeploy" {
+		t.Errorf("group of an issue = %q, want the repository", g)
+	}
+	if !slices.EqualFunc(folds, SourceFolds(cases, 3), slices.Equal[[]int]) {
+		t.Error("two splits of the same cases differ")
+	}
+}
+
 func TestFitReplyMeetsTarget(t *testing.T) {
 	t.Parallel()
 	// High scores are right, low scores wrong: the fitted threshold must
@@ -88,7 +136,11 @@ func TestCrossValidateHoldsOut(t *testing.T) {
 	for i := range 10 {
 		preds = append(preds, pred(string(rune('a'+i)), Support, "a", 10, "a"))
 	}
-	cv := CrossValidate(preds, 5, 1, knowledge.DefaultThresholds(), DefaultFitOptions())
+	cases := make([]Case, len(preds))
+	for i, p := range preds {
+		cases[i] = p.Case
+	}
+	cv := CrossValidate(preds, Folds(cases, 5, 1), knowledge.DefaultThresholds(), DefaultFitOptions())
 	if len(cv.Models) != 5 || len(cv.HeldOut) != 10 || len(cv.InSample) != 10 {
 		t.Fatalf("fitted %d, held-out %d, in-sample %d", len(cv.Models), len(cv.HeldOut), len(cv.InSample))
 	}

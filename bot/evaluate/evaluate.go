@@ -56,10 +56,16 @@ func (r *Run) Fit(o bench.FitOptions, name string) *knowledge.Model {
 	return m
 }
 
-// CrossValidate fits on folds-1 folds and decides the held-out one, for
-// every fold.
+// CrossValidate fits on all folds but one and decides the held-out one,
+// for every fold of a stratified split with seed.
 func (r *Run) CrossValidate(folds int, seed uint64, o bench.FitOptions) bench.CrossValidation {
-	return bench.CrossValidate(r.Predictions, folds, seed, r.Answerer.Engine.Thresholds, o)
+	return bench.CrossValidate(r.Predictions, bench.Folds(r.Cases, folds, seed), r.Answerer.Engine.Thresholds, o)
+}
+
+// CrossValidateBySource is CrossValidate with the posts of each source
+// held out together (bench.SourceFolds).
+func (r *Run) CrossValidateBySource(folds int, o bench.FitOptions) bench.CrossValidation {
+	return bench.CrossValidate(r.Predictions, bench.SourceFolds(r.Cases, folds), r.Answerer.Engine.Thresholds, o)
 }
 
 // Summary is the one-line held-out (in-sample) summary `kb fit` prints.

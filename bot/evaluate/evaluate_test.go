@@ -3,6 +3,7 @@ package evaluate
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,26 @@ func TestMeasureRepeatsSplits(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "held-out over 3 splits (seeds 1–3)") {
 		t.Errorf("no spread in:\n%s", text.String())
+	}
+}
+
+// TestMeasureBySource: the held-out column of a by-source split says so,
+// and every case is decided by a model fitted without its source.
+func TestMeasureBySource(t *testing.T) {
+	t.Parallel()
+	run := answered(t)
+	for i := range run.Cases {
+		run.Cases[i].Source = fmt.Sprintf("https://github.com/o/r%d/issues/1", i)
+		run.Predictions[i].Case.Source = run.Cases[i].Source
+	}
+	rep, err := run.Measure(context.Background(), Options{Folds: 2, BySource: true, Repeats: 1, Fit: bench.DefaultFitOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Columns) != 3 || rep.Columns[0].Name != "held-out (2 by source)" {
+		t.Fatalf("columns = %+v", rep.Columns)
+	}
+	if len(rep.CV.Models) != 2 || len(rep.CV.HeldOut) != len(run.Cases) {
+		t.Errorf("%d models, %d held-out results", len(rep.CV.Models), len(rep.CV.HeldOut))
 	}
 }

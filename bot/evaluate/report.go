@@ -24,7 +24,11 @@ type Options struct {
 	// how much the held-out figures move with the split alone; 0 or 1
 	// means once.
 	Repeats int
-	Fit     bench.FitOptions
+	// BySource holds out the posts of each source together
+	// (bench.SourceFolds) instead of a stratified split; there is one
+	// such split, so Seed and Repeats do not apply.
+	BySource bool
+	Fit      bench.FitOptions
 }
 
 // reliabilityEdges are the confidence buckets of the reliability table.
@@ -74,12 +78,18 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 	}
 	headline := shipped
 	if o.Folds > 0 {
-		rep.CV = r.CrossValidate(o.Folds, o.Seed, o.Fit)
+		name := fmt.Sprintf("held-out (%d folds)", o.Folds)
+		if o.BySource {
+			rep.CV = r.CrossValidateBySource(o.Folds, o.Fit)
+			name = fmt.Sprintf("held-out (%d by source)", o.Folds)
+		} else {
+			rep.CV = r.CrossValidate(o.Folds, o.Seed, o.Fit)
+		}
 		headline = rep.CV.HeldOut
 		rep.Columns = append(rep.Columns,
-			Column{fmt.Sprintf("held-out (%d folds)", o.Folds), bench.Score(r.Cases, rep.CV.HeldOut, schema)},
+			Column{name, bench.Score(r.Cases, rep.CV.HeldOut, schema)},
 			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
-		for i := 0; i < o.Repeats && o.Repeats > 1; i++ {
+		for i := 0; i < o.Repeats && o.Repeats > 1 && !o.BySource; i++ {
 			cv := rep.CV
 			if i > 0 {
 				cv = r.CrossValidate(o.Folds, o.Seed+uint64(i), o.Fit)

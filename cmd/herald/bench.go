@@ -35,6 +35,7 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.IntVar(&o.Folds, "folds", 5, "cross-validation folds for the held-out figures (0: in-sample only)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the stratified fold split")
 	fs.IntVar(&o.Repeats, "repeats", 1, "cross-validate with this many seeds from --seed and print the spread of the held-out figures")
+	fs.BoolVar(&o.BySource, "by-source", false, "hold out the posts of each source (a repository, a site) together instead of a stratified split")
 	fitFlags(fs, &o.Fit)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -42,6 +43,9 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(pos) != 1 {
 		return usagef("bench cases takes one FILE")
+	}
+	if o.BySource && o.Repeats > 1 {
+		return usagef("--by-source makes one split; --repeats does not apply")
 	}
 	return withCases(ctx, pos[0], *kbPath, stderr, func(run *evaluate.Run) error {
 		rep, err := run.Measure(ctx, o)

@@ -50,7 +50,7 @@ Usage:
   herald kb search [--db PATH] TEXT
   herald kb stats  [--db PATH]
   herald kb fit    CASES.jsonl [--db PATH] [--out model.json] [--target-wrong 5] [--useful-drafts 50] [--folds 5]
-  herald bench cases FILE [--kb PATH] [--folds 5] [--repeats N] [--json] [--per-case]
+  herald bench cases FILE [--kb PATH] [--folds 5] [--repeats N | --by-source] [--json] [--per-case]
   herald version
 `
 
