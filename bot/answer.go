@@ -148,7 +148,7 @@ func (a *Answerer) Answer(ctx context.Context, p knowledge.Post) (knowledge.Answ
 			}
 			e.Prior *= f // outcomes of earlier citations
 		}
-		cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score})
+		cands = append(cands, knowledge.Candidate{Entry: e, TextScore: h.Score, KeyScores: h.Kinds})
 	}
 	return a.Engine.Answer(p, f, cands), nil
 }

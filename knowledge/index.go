@@ -50,6 +50,9 @@ func (b *IndexBuilder) Add(id int32, e *Entry) {
 
 // Build returns the index; the builder must not be used afterwards.
 func (b *IndexBuilder) Build() *Index {
+	for _, post := range b.postings {
+		slices.Sort(post) // Search looks ids up in them
+	}
 	curated := make([]bool, b.maxID+1)
 	for id := range b.curated {
 		curated[id] = true
@@ -60,7 +63,15 @@ func (b *IndexBuilder) Build() *Index {
 // Len returns the number of indexed entries.
 func (x *Index) Len() int { return x.n }
 
-// Key prefixes and their weights in candidate scoring.
+// KeyKinds are the kinds of index key, by their prefix, in the order of
+// Hit.Kinds: flag, exception class, topic tag, model family, title word,
+// symptom word, body word.
+const KeyKinds = "fegmtsb"
+
+// Key prefixes and their weights in candidate scoring. They are set by
+// hand and decide which entries become candidates; how much each kind of
+// shared key says about a fit is fitted afterwards (Hit.Kinds feeds the
+// ranking model's key_* features).
 var keyWeights = map[byte]float64{
 	'f': 2.0, // flag or environment variable
 	'e': 2.5, // exception class
@@ -177,6 +188,9 @@ func PostKeys(p Post, f *Facts) []string {
 type Hit struct {
 	ID    int32
 	Score float64
+	// Kinds splits Score by the kind of key that earned it, in the order
+	// of KeyKinds.
+	Kinds [len(KeyKinds)]float64
 }
 
 // A key carried by more than a twentieth of the entries (and more than
@@ -218,7 +232,7 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	top := newHitHeap(k)
 	cur := newHitHeap(kc)
 	for _, id := range touched {
-		h := Hit{id, scores[id]}
+		h := Hit{ID: id, Score: scores[id]}
 		scores[id] = 0
 		if x.curated[id] {
 			// A curated entry pushed out of (or never in) the top k may
@@ -238,7 +252,26 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 			hits = append(hits, h)
 		}
 	}
+	x.splitByKind(keys, hits)
 	return hits
+}
+
+// splitByKind sets each hit's Kinds: the keys it shares with the post,
+// summed by kind, looked up in the sorted postings of the few hits only.
+func (x *Index) splitByKind(keys []string, hits []Hit) {
+	for _, key := range keys {
+		post := x.postings[key]
+		kind := strings.IndexByte(KeyKinds, key[0])
+		if len(post) == 0 || kind < 0 || len(post) > minSkipPostings && len(post) > x.n/20 {
+			continue
+		}
+		w := keyWeights[key[0]] * math.Log(1+float64(x.n)/float64(len(post)))
+		for i := range hits {
+			if _, ok := slices.BinarySearch(post, hits[i].ID); ok {
+				hits[i].Kinds[kind] += w
+			}
+		}
+	}
 }
 
 // settingRE matches snake_case setting names (gpu_memory_utilization,

@@ -2,7 +2,9 @@ package knowledge
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +57,39 @@ func TestEntryKeysReadSourceText(t *testing.T) {
 	e := Entry{ID: "o/r#1", Title: "Engine fails", Source: "pack:vllm", SourceText: "a zygomorphic kernel failure"}
 	if keys := EntryKeys(&e); !slices.Contains(keys, "b:zygomorphic") {
 		t.Errorf("keys = %v; want the source text's words", keys)
+	}
+}
+
+// TestSearchSplitsScoreByKind: a hit's score is the sum of what each kind
+// of shared key earned, whatever order the entries were added in.
+func TestSearchSplitsScoreByKind(t *testing.T) {
+	t.Parallel()
+	b := NewIndexBuilder()
+	for i := int32(9); i >= 1; i-- { // added out of id order
+		b.Add(i, &Entry{ID: fmt.Sprint(i), Source: "github", Title: fmt.Sprintf("unrelated words %d", i)})
+	}
+	b.Add(10, &Entry{ID: "flag and title", Source: "github", Flags: []string{"--cpu-offload-gb"}, Title: "offload ignored"})
+	b.Add(11, &Entry{ID: "title only", Source: "github", Title: "offload ignored"})
+	keys := PostKeys(Post{Title: "offload ignored"}, &Facts{
+		Commands: []Command{{Program: "vllm", Flags: map[string]string{"--cpu-offload-gb": "10"}}},
+	})
+	hits := b.Build().Search(keys, 5, 0)
+	byID := map[int32]Hit{}
+	for _, h := range hits {
+		sum := 0.0
+		for _, v := range h.Kinds {
+			sum += v
+		}
+		if math.Abs(sum-h.Score) > 1e-9 {
+			t.Errorf("hit %d: kinds %v sum to %v, score %v", h.ID, h.Kinds, sum, h.Score)
+		}
+		byID[h.ID] = h
+	}
+	flag, title := strings.IndexByte(KeyKinds, 'f'), strings.IndexByte(KeyKinds, 't')
+	if h := byID[10]; h.Kinds[flag] == 0 || h.Kinds[title] == 0 {
+		t.Errorf("flag-and-title entry: kinds %v", h.Kinds)
+	}
+	if h := byID[11]; h.Kinds[flag] != 0 || h.Kinds[title] == 0 {
+		t.Errorf("title-only entry: kinds %v", h.Kinds)
 	}
 }

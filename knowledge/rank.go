@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +13,9 @@ import (
 type Candidate struct {
 	Entry     Entry
 	TextScore float64
+	// KeyScores split TextScore by kind of index key (Hit.Kinds); zero
+	// when the candidate came from elsewhere.
+	KeyScores [len(KeyKinds)]float64
 }
 
 // Match is a ranked entry with the evidence behind its score.
@@ -69,8 +73,14 @@ const (
 var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true}
 
 // Features lists every feature name in a fixed order.
-var Features = []string{fText, fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare}
+var Features = slices.Concat([]string{fText}, keyFeatures[:], []string{fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare})
+
+// keyFeatures are, for each kind of index key (KeyKinds), the candidate's
+// index score from that kind relative to the best candidate's, 0–1: the
+// model weighs a shared title word, error class or body word by what it
+// says about a fit rather than by the index's hand-set weight.
+var keyFeatures = [len(KeyKinds)]string{"key_flag", "key_exception", "key_topic", "key_model", "key_title", "key_symptom", "key_body"}
 
 const (
 	signatureMin = 0.45 // below this, two messages are not the same error
@@ -101,6 +111,11 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 	}
 	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(), maxText: maxText,
 		title: tokenSet(stripTitleTemplate(p.Title))}
+	for _, c := range cands {
+		for k, v := range c.KeyScores {
+			sc.maxKeys[k] = math.Max(sc.maxKeys[k], v)
+		}
+	}
 	out := make([]Match, 0, len(cands))
 	flagsHit := make([][]string, 0, len(cands))
 	for _, c := range cands {
@@ -169,6 +184,7 @@ type scorer struct {
 	// ver is the post's version of the main package, or nil.
 	ver     *Version
 	maxText float64
+	maxKeys [len(KeyKinds)]float64
 	// title are the content words of the post's title.
 	title map[string]bool
 }
@@ -222,6 +238,11 @@ func (s *scorer) textEvidence(ev evidence, c Candidate) {
 			reason = "words of the post match this entry"
 		}
 		ev.add(fText, rel, reason)
+	}
+	for k, v := range c.KeyScores {
+		if v > 0 && s.maxKeys[k] > 0 {
+			ev.add(keyFeatures[k], v/s.maxKeys[k], "")
+		}
 	}
 	entryTitle := s.memo.titleTokens(e.Title)
 	if cov, n := s.pt.coverage(entryTitle); n >= 3 {
