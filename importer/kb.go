@@ -65,11 +65,12 @@ func Staleness(ctx context.Context, db *store.DB, path string) ([]string, error)
 	for _, name := range packs {
 		out = append(out, fmt.Sprintf("%s holds an older copy of the built-in pack %s; refresh it with `herald kb import --db %s builtin:%s`", path, name, path, name))
 	}
-	older, err := db.OlderReadings(ctx, knowledge.ReadSources, knowledge.Reading)
+	sources := knowledge.ReadSources()
+	older, err := db.OlderReadings(ctx, sources, knowledge.Reading)
 	if err != nil {
 		return nil, err
 	}
-	for _, src := range knowledge.ReadSources {
+	for _, src := range sources {
 		n := older[src]
 		if n == 0 {
 			continue

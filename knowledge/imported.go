@@ -38,9 +38,9 @@ type Issue struct {
 //     text on it for search (Entry.SourceText).
 const Reading = 3
 
-// ReadSources are the Entry.Source values of entries read from a source
-// (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
-var ReadSources = []string{"github", "docs", "forum"}
+// ReadSources returns the Entry.Source values of entries read from a
+// source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
+func ReadSources() []string { return []string{"github", "docs", "forum"} }
 
 // maxIssueBody bounds how much of an issue body is kept for search.
 const maxIssueBody = 8 << 10
