@@ -78,21 +78,22 @@ func upsertEntry(ctx context.Context, tx *sql.Tx, e *knowledge.Entry, now time.T
 		e.UpdatedAt = now
 	}
 	rowid, oldHash, old, err := lookupEntry(ctx, tx, "id", e.ID)
-	if errors.Is(err, sql.ErrNoRows) && !e.Curated() {
-		// An import at another address of a curated entry is that
-		// entry's source.
-		var owner string
-		switch err := tx.QueryRowContext(ctx, "SELECT entry_id FROM kb_aliases WHERE alias IN (?, ?)", e.ID, e.URL).Scan(&owner); {
-		case err == nil:
-			if rowid, _, old, err = lookupEntry(ctx, tx, "id", owner); err != nil {
-				return fmt.Errorf("store: look up entry %s, which %s is an alias of: %w", owner, e.ID, err)
-			}
-			return keepSource(ctx, tx, rowid, old, e, st)
-		case !errors.Is(err, sql.ErrNoRows):
-			return fmt.Errorf("store: look up aliases of %s: %w", e.ID, err)
-		}
-	}
 	if errors.Is(err, sql.ErrNoRows) {
+		if !e.Curated() {
+			// An import at another address of a curated entry is that
+			// entry's source.
+			owner, err := aliasOwner(ctx, tx, e)
+			if err != nil {
+				return err
+			}
+			if owner != "" {
+				rowid, _, cur, err := lookupEntry(ctx, tx, "id", owner)
+				if err != nil {
+					return fmt.Errorf("store: look up entry %s, which %s is an alias of: %w", owner, e.ID, err)
+				}
+				return keepSource(ctx, tx, rowid, cur, e, st)
+			}
+		}
 		if err := absorbAliases(ctx, tx, e); err != nil {
 			return err
 		}
@@ -140,6 +141,20 @@ func lookupEntry(ctx context.Context, tx *sql.Tx, col, v string) (rowid int64, h
 		return 0, "", nil, fmt.Errorf("%w (%s)", err, v)
 	}
 	return rowid, hash, e, nil
+}
+
+// aliasOwner returns the curated entry whose alias e's id or URL is, or
+// "" when there is none.
+func aliasOwner(ctx context.Context, tx *sql.Tx, e *knowledge.Entry) (string, error) {
+	var owner string
+	err := tx.QueryRowContext(ctx, "SELECT entry_id FROM kb_aliases WHERE alias IN (?, ?)", e.ID, e.URL).Scan(&owner)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: look up aliases of %s: %w", e.ID, err)
+	}
+	return owner, nil
 }
 
 // keepSource applies an import that meets curated entry cur (stored at
