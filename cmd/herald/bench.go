@@ -29,6 +29,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench cases", stderr)
 	kbPath := fs.String("kb", "", "knowledge base (default: the embedded packs)")
+	fs.StringVar(kbPath, "db", "", "the same as --kb (the name kb fit uses)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	perCase := fs.Bool("per-case", false, "also print one row per case")
 	o := evaluate.Options{}
