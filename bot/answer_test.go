@@ -224,3 +224,24 @@ func TestReloadBesideAnswer(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestAnswerCarriesKeyEvidence: the index's score split by kind of key
+// reaches ranking through the Answerer, so the model's key_* weights are
+// applied to what the index found.
+func TestAnswerCarriesKeyEvidence(t *testing.T) {
+	t.Parallel()
+	a := newTestAnswerer(t)
+	ans, err := a.Answer(context.Background(), knowledge.Post{Title: "OOM with --cpu-offload-gb on 0.24",
+		Body: "vllm serve google/gemma-3-27b-it --cpu-offload-gb 40\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n\nvllm 0.24.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Matches) == 0 {
+		t.Fatal("no matches")
+	}
+	for _, k := range []string{"key_flag", "key_exception"} {
+		if ans.Matches[0].Evidence[k] == 0 {
+			t.Errorf("top match %s has no %s evidence: %v", ans.Matches[0].ID, k, ans.Matches[0].Evidence)
+		}
+	}
+}
