@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,6 +26,13 @@ var toyCases = []bench.Case{
 
 func answered(t *testing.T) *Run {
 	t.Helper()
+	return answeredCases(t, toyCases)
+}
+
+// answeredCases answers cases against a fresh knowledge base holding the
+// embedded packs.
+func answeredCases(t *testing.T, cases []bench.Case) *Run {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
 	if err != nil {
@@ -34,7 +42,7 @@ func answered(t *testing.T) *Run {
 	if err := importer.ImportBuiltins(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	run, err := Answer(ctx, db, toyCases)
+	run, err := Answer(ctx, db, cases)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +128,11 @@ func TestMeasureRepeatsSplits(t *testing.T) {
 // and every case is decided by a model fitted without its source.
 func TestMeasureBySource(t *testing.T) {
 	t.Parallel()
-	run := answered(t)
-	for i := range run.Cases {
-		run.Cases[i].Source = fmt.Sprintf("https://github.com/o/r%d/issues/1", i)
-		run.Predictions[i].Case.Source = run.Cases[i].Source
+	cases := slices.Clone(toyCases) // toyCases is shared by parallel tests
+	for i := range cases {
+		cases[i].Source = fmt.Sprintf("https://github.com/o/r%d/issues/1", i)
 	}
+	run := answeredCases(t, cases)
 	rep, err := run.Measure(context.Background(), Options{Folds: 2, BySource: true, Repeats: 1, Fit: bench.DefaultFitOptions()})
 	if err != nil {
 		t.Fatal(err)
