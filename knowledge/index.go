@@ -214,12 +214,7 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	scores := *sp
 	var touched []int32
 	for _, key := range keys {
-		post := x.postings[key]
-		if len(post) == 0 || len(post) > minSkipPostings && len(post) > x.n/20 {
-			continue
-		}
-		idf := math.Log(1 + float64(x.n)/float64(len(post)))
-		w := keyWeights[key[0]] * idf
+		post, w := x.weighed(key)
 		for _, id := range post {
 			if scores[id] == 0 {
 				touched = append(touched, id)
@@ -256,16 +251,25 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	return hits
 }
 
+// weighed returns a key's postings and what sharing it earns: its kind's
+// weight times its IDF. A key too common to say anything has none.
+func (x *Index) weighed(key string) ([]int32, float64) {
+	post := x.postings[key]
+	if len(post) == 0 || len(post) > minSkipPostings && len(post) > x.n/20 {
+		return nil, 0
+	}
+	return post, keyWeights[key[0]] * math.Log(1+float64(x.n)/float64(len(post)))
+}
+
 // splitByKind sets each hit's Kinds: the keys it shares with the post,
 // summed by kind, looked up in the sorted postings of the few hits only.
 func (x *Index) splitByKind(keys []string, hits []Hit) {
 	for _, key := range keys {
-		post := x.postings[key]
+		post, w := x.weighed(key)
 		kind := strings.IndexByte(KeyKinds, key[0])
-		if len(post) == 0 || kind < 0 || len(post) > minSkipPostings && len(post) > x.n/20 {
+		if kind < 0 {
 			continue
 		}
-		w := keyWeights[key[0]] * math.Log(1+float64(x.n)/float64(len(post)))
 		for i := range hits {
 			if _, ok := slices.BinarySearch(post, hits[i].ID); ok {
 				hits[i].Kinds[kind] += w

@@ -105,13 +105,10 @@ func Rank(p Post, f *Facts, cands []Candidate, model *Model) []Match {
 
 func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) []Match {
 	postText := p.Title + "\n" + p.Body
-	maxText := 0.0
-	for _, c := range cands {
-		maxText = math.Max(maxText, c.TextScore)
-	}
-	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(), maxText: maxText,
+	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(),
 		title: tokenSet(stripTitleTemplate(p.Title))}
 	for _, c := range cands {
+		sc.maxText = math.Max(sc.maxText, c.TextScore)
 		for k, v := range c.KeyScores {
 			sc.maxKeys[k] = math.Max(sc.maxKeys[k], v)
 		}
