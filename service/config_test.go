@@ -7,18 +7,25 @@ import (
 	"testing"
 )
 
-func TestExampleConfigParses(t *testing.T) {
-	t.Parallel()
+// parseExample parses config.example.yaml with the API key in the
+// environment.
+func parseExample(t *testing.T, apiKey string) *Config {
+	t.Helper()
 	f, err := os.Open("../config.example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	env := map[string]string{"HERALD_DISCOURSE_API_KEY": "k-from-env"}
-	c, err := Parse(f, func(k string) string { return env[k] })
+	c, err := Parse(f, func(k string) string { return map[string]string{"HERALD_DISCOURSE_API_KEY": apiKey}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+func TestExampleConfigParses(t *testing.T) {
+	t.Parallel()
+	c := parseExample(t, "k-from-env")
 	if c.Bot.Mode != "shadow" || c.Discourse.APIKey != "k-from-env" || c.Bot.PollInterval.D().Seconds() != 30 || c.Store.Path != "herald.db" {
 		t.Errorf("config = %+v", c)
 	}
@@ -107,15 +114,7 @@ func TestConfigErrorsInPlainWords(t *testing.T) {
 // cannot drift from DefaultOptions and the engine's reply cap.
 func TestExampleConfigStatesTheDefaults(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("../config.example.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	c, err := Parse(f, func(k string) string { return map[string]string{"HERALD_DISCOURSE_API_KEY": "k"}[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := parseExample(t, "k")
 	d := Default()
 	for name, pair := range map[string][2]any{
 		"bot.mode":                          {c.Bot.Mode, d.Bot.Mode},

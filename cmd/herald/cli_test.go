@@ -111,7 +111,7 @@ func seededForumConfig(t *testing.T, apiKey, extra string) string {
 	forum.Seed("herald")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config.yaml")
-	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: " + apiKey + "\n  username: herald\nstore:\n  path: " +
+	conf := "discourse:\n  url: " + forum.URL + "\n  api_key: " + apiKey + "\n  username: herald\n  requests_per_minute: 6000\nstore:\n  path: " +
 		filepath.Join(dir, "h.db") + "\n" + extra
 	if err := os.WriteFile(cfg, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)

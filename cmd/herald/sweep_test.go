@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,16 +9,7 @@ import (
 
 func TestSweepAndLearnCommands(t *testing.T) {
 	t.Parallel()
-	forum := discoursetest.New(discoursetest.WithRateLimit(0))
-	t.Cleanup(forum.Close)
-	forum.Seed("herald")
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.yaml")
-	yaml := fmt.Sprintf("discourse:\n  url: %s\n  api_key: %s\n  requests_per_minute: 6000\nbot:\n  mode: queue\nstore:\n  path: %s\nsweeps:\n  unanswered:\n    min_age: 0s\n    allowed_tags: [oom]\n",
-		forum.URL, discoursetest.BotAPIKey, filepath.Join(dir, "h.db"))
-	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := seededForumConfig(t, discoursetest.BotAPIKey, "bot:\n  mode: queue\nsweeps:\n  unanswered:\n    min_age: 0s\n    allowed_tags: [oom]\n")
 	out, _, err := runCmd(t, "", "sweep", "--once", "--dry-run", "--config", cfg)
 	if err != nil || !strings.Contains(out, "## Herald digest") || !strings.Contains(out, "Running out of memory") {
 		t.Fatalf("dry run: %v\n%s", err, out)
