@@ -276,15 +276,6 @@ func workedNumbers(f *Facts, cited []Match) string {
 	return "**From your numbers:** " + strings.Join(lines, " ")
 }
 
-func citedHasTag(cited []Match, tag string) bool {
-	for _, m := range cited {
-		if contains(m.Entry.Tags, tag) {
-			return true
-		}
-	}
-	return false
-}
-
 // adviceFor collects what to try from the cited entries, best entry
 // first: deduplicated, without advice that does not apply to the post's
 // version or platform (see adviceApplies), at most maxAdvice items.

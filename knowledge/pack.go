@@ -184,15 +184,6 @@ func (p *Pack) Schema() *Schema {
 	return s.Prepare()
 }
 
-// MergeSchemas combines the schemas of several packs.
-func MergeSchemas(packs ...*Pack) *Schema {
-	list := make([]*Schema, len(packs))
-	for i, p := range packs {
-		list[i] = p.Schema()
-	}
-	return CombineSchemas(list...)
-}
-
 // CombineSchemas merges schemas: a later program of the same name replaces
 // an earlier one; topic rules, templates and vocabulary are unioned. The
 // result is prepared.

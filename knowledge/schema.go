@@ -171,7 +171,7 @@ func (s *Schema) ready() *Schema {
 
 // Prepare compiles what the schema matches with; call it once after
 // building or decoding a schema, before sharing it between goroutines.
-// MergeSchemas, CombineSchemas and Pack.Schema return prepared schemas.
+// CombineSchemas and Pack.Schema return prepared schemas.
 func (s *Schema) Prepare() *Schema {
 	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
 	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed
