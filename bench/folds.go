@@ -190,11 +190,12 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 // calibrationRidge is the L2 penalty on the calibration's slope and
 // margin coefficients. A Platt fit of three parameters on the fifty-odd
 // top matches of a forum's labelled posts, unpenalised, drives the
-// confident end of the scale towards 1: with 0.01 the held-out top bucket
-// of the 95 vllm-dev posts said 97.5% and was right 90% of the time. It
-// was picked among 0.01, 0.3, 1, 3 and 10 by the held-out calibration gap
-// averaged over ten splits, with the corpus and with the pack alone
-// (11.9/13.5, 10.6/13.5, 9.9/13.9, 9.8/12.3, 11.4/12.8 points); the
+// confident end of the scale towards 1: with 0.01 (at commit 587e196) the
+// held-out top bucket of the 95 vllm-dev posts said 97.5% and was right
+// 90% of the time. It was picked among 0.01, 0.3, 1, 3 and 10 by the
+// held-out calibration gap of `herald bench cases --repeats 10`, with
+// the corpus and with the pack alone, at eb03c51 (11.9/13.5, 10.6/13.5,
+// 9.9/13.9, 9.8/12.3, 11.4/12.8 points; later features moved them); the
 // differences are about what the split alone moves, and this choice
 // makes the gap a little optimistic.
 const calibrationRidge = 3
