@@ -120,6 +120,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Typed by hand rather than pasted: the case and the space
+			// after the colon are the writer's, the error is the same.
+			name:  "error head typed by hand",
+			title: "Fatal python error:Bus error",
+			body:  "It fails on two RTX 4090s.",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "fatal-python-error" || f.Errors[0].Message != "Bus error" {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+			},
+		},
+		{
 			name: "MIME types and API paths are not models",
 			body: "curl -H 'Content-Type: application/json' http://localhost:8000/v1/completions gives 40 tok/s",
 			check: func(t *testing.T, f Facts) {
@@ -166,5 +178,50 @@ func TestSymptomAfterEnvironmentReport(t *testing.T) {
 	ms := Rank(Post{Title: "Tool calls missing", Body: body}, &f, []Candidate{{Entry: entry, TextScore: 1}}, DefaultModel())
 	if len(ms) != 1 || ms[0].Evidence[fSymptom] == 0 {
 		t.Fatalf("evidence = %v; want the described symptom read after the report", ms[0].Evidence)
+	}
+}
+
+// TestUsageErrors reads the errors argparse prints when it refuses a
+// command line, as forum posts paste them and as issue titles name them,
+// into one comparable form: the refused value and the list of choices,
+// which change with every release, are not part of it.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name, title, body, want string
+	}{
+		{
+			name: "invalid choice in a log",
+			body: "错误日志：vllm serve: error: argument --tool-call-parser: invalid choice: 'glm45' (choose from 'deepseek_v3', 'glm4_moe', 'hermes')",
+			want: "argument --tool-call-parser: invalid choice",
+		},
+		{
+			name:  "invalid choice in a title",
+			title: "[Bug]: api_server.py: error: argument --tool-call-parser: invalid choice: 'llama3_json' (choose from 'mistral', 'hermes')",
+			want:  "argument --tool-call-parser: invalid choice",
+		},
+		{
+			name:  "unrecognized flag with its value",
+			title: "[Bug]: vllm: error: unrecognized arguments: --task embedding",
+			want:  "unrecognized arguments: --task",
+		},
+		{
+			name: "unrecognized flag in a code block",
+			body: "```\nusage: api_server.py [-h] [--host HOST]\napi_server.py: error: unrecognized arguments: --api-key sk-123\n```",
+			want: "unrecognized arguments: --api-key",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Extract(Post{Title: tt.title, Body: tt.body}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Errors) == 0 || f.Errors[0].Type != "usage-error" || f.Errors[0].Message != tt.want {
+				t.Fatalf("errors = %+v, want usage-error %q", f.Errors, tt.want)
+			}
+			if f.Errors[0].Kind != "usage-error" {
+				t.Errorf("kind = %q", f.Errors[0].Kind)
+			}
+		})
 	}
 }

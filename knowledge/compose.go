@@ -191,6 +191,8 @@ func errorPhrase(e ErrorInfo) string {
 		return "cannot find the command " + code(e.Message)
 	case "fatal-python-error":
 		return "dies with a fatal Python error"
+	case "usage-error":
+		return "refuses its command line (" + code(e.Message) + ")"
 	}
 	return "fails with " + code(e.Type)
 }

@@ -17,17 +17,22 @@ var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]+ )?(?:pid|rank)=[^)]*\)
 var pyExcRE = regexp.MustCompile(`^((?:[A-Za-z_][\w]*\.)*(?:[A-Z][\w]*(?:Error|Exception|Exit|Interrupt|Fault)|AssertionError|StopIteration|KeyboardInterrupt))(?::\s?(.*))?$`)
 
 var (
-	goPanicRE     = regexp.MustCompile(`^panic: (.+)$`)
-	rustPanicRE   = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
-	cppThrowRE    = regexp.MustCompile(`^terminate called after throwing an instance of '([^']+)'`)
-	cppWhatRE     = regexp.MustCompile(`^\s*what\(\):\s*(.+)$`)
-	cudaErrRE     = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
-	hipErrRE      = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
-	ncclErrRE     = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
-	quotedErrRE   = regexp.MustCompile(`["“'` + "`" + `]\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^"”'` + "`" + `]{3,300})["”'` + "`" + `]`)
-	watchdogRE    = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
-	notFoundRE    = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
-	fatalPyRE     = regexp.MustCompile(`^Fatal Python error: (.+)$`)
+	goPanicRE   = regexp.MustCompile(`^panic: (.+)$`)
+	rustPanicRE = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
+	cppThrowRE  = regexp.MustCompile(`^terminate called after throwing an instance of '([^']+)'`)
+	cppWhatRE   = regexp.MustCompile(`^\s*what\(\):\s*(.+)$`)
+	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
+	hipErrRE    = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
+	ncclErrRE   = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	quotedErrRE = regexp.MustCompile(`["“'` + "`" + `]\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^"”'` + "`" + `]{3,300})["”'` + "`" + `]`)
+	watchdogRE  = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
+	notFoundRE  = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
+	fatalPyRE   = regexp.MustCompile(`(?i)^Fatal Python error:\s*(.+)$`)
+	// usageErrRE matches the error argparse prints before exiting: "vllm
+	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
+	// (choose from ...)", "api_server.py: error: unrecognized arguments:
+	// --api-key KEY".
+	usageErrRE    = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument --[\w-]+)(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
 	signalRE      = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
 	frameRE       = regexp.MustCompile(`^\s*File "([^"]+)", line \d+`)
 	causeMarkerRE = regexp.MustCompile(`^(The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)`)
@@ -211,6 +216,7 @@ var lineErrors = []struct {
 	{notFoundRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "command-not-found", Message: m[1] + m[2]}
 	}},
+	{usageErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "usage-error", Message: usageMessage(m)} }},
 	{fatalPyRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "fatal-python-error", Message: m[1]} }},
 	{signalRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])}
@@ -221,6 +227,27 @@ var lineErrors = []struct {
 	}},
 	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
 	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
+}
+
+// usageMessage is the comparable part of a command-line usage error: the
+// flag and what was wrong with it, without the refused value and the
+// choices (which change between versions), or the flags named as
+// unrecognised or missing, without their values.
+func usageMessage(m []string) string {
+	if m[1] != "" {
+		return m[1] + ": " + m[2]
+	}
+	var flags []string
+	for _, w := range strings.Fields(m[4]) {
+		w = strings.Trim(w, ",`'\"")
+		if strings.HasPrefix(w, "-") && len(flags) < 8 {
+			flags = append(flags, w)
+		}
+	}
+	if len(flags) == 0 {
+		return m[3]
+	}
+	return m[3] + ": " + strings.Join(flags, " ")
 }
 
 // titleClassRE finds an exception class named as a word of a title.
@@ -283,7 +310,7 @@ func bodyErrors(text string) []ErrorInfo {
 func errorKind(e ErrorInfo) string {
 	switch e.Type {
 	case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "panic", "rust-panic",
-		"command-not-found", "fatal-python-error", "signal":
+		"command-not-found", "fatal-python-error", "signal", "usage-error":
 		return e.Type
 	}
 	msg := strings.ToLower(e.Message)
@@ -322,7 +349,7 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 		switch e.Type {
 		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error":
 			return 1
-		case "command-not-found":
+		case "command-not-found", "usage-error":
 			return 1
 		}
 		if strings.HasSuffix(e.Type, "Warning") {

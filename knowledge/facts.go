@@ -74,7 +74,8 @@ type ErrorInfo struct {
 	// Type is the exception class as printed (torch.OutOfMemoryError,
 	// RuntimeError), or, for errors printed without a class, their kind:
 	// panic, rust-panic, cuda-error, nccl-error, hip-error,
-	// command-not-found, signal.
+	// command-not-found, signal, usage-error (argparse refusing the
+	// command line).
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	// Kind is Herald's category of the error (oom, cuda-error,

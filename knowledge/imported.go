@@ -36,7 +36,11 @@ type Issue struct {
 //     their models (Entry.Models).
 //   - 3: an import that meets a curated entry of the same id leaves its
 //     text on it for search (Entry.SourceText).
-const Reading = 3
+//   - 4: command-line usage errors (argparse's "error: argument --x:
+//     invalid choice", "unrecognized arguments") are read as symptoms;
+//     an issue without a platform label takes the platform its title
+//     names (Vocabulary.titlePlatforms).
+const Reading = 4
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -73,6 +77,9 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 	}
 	if v != nil {
 		e.Models = v.titleModels(e.Title)
+		if len(e.Platforms) == 0 {
+			e.Platforms = v.titlePlatforms(e.Title)
+		}
 	}
 	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
 	doc.prose = append(doc.prose, e.Title)
@@ -101,6 +108,23 @@ func (v *Vocabulary) labelPlatforms(label string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// titlePlatforms returns the platform an issue's title names by its
+// hardware or its name ("XPU (ARC A770) support broken", "fails on
+// MI300X"), when its labels name none. Like titleModels it reads only the
+// title: a body's environment report names the reporter's machine, which
+// is often not what the issue is about.
+func (v *Vocabulary) titlePlatforms(title string) []string {
+	if len(title) > maxTitleBytes {
+		title = title[:maxTitleBytes]
+	}
+	t := stripTitleTemplate(title)
+	s := &Schema{Vocabulary: *v}
+	if p := extractPlatform(&document{title: t}, nil, nil, s); p != "" {
+		return []string{p}
+	}
+	return nil
 }
 
 // titleModels returns the model families an issue's title names, each

@@ -155,6 +155,35 @@ func TestIssueTitleModels(t *testing.T) {
 	}
 }
 
+// TestIssueTitlePlatforms: an issue's title names its platform by the
+// hardware or the platform's name; a label, when there is one, wins, and
+// a title that names no hardware names no platform.
+func TestIssueTitlePlatforms(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &p.Schema().Vocabulary
+	for _, c := range []struct {
+		title  string
+		labels []string
+		want   []string
+	}{
+		{"[Bug]: XPU (ARC A770) support broken after updating to vLLM 0.10.0", nil, []string{"xpu"}},
+		{"[Bug]: DeepSeek V3.2 on B200 fails with CUTLASS_MLA", nil, []string{"cuda"}},
+		{"[Bug]: pipeline-parallel not working properly with QwQ model on TPU v4", nil, []string{"tpu"}},
+		{"[Bug]: Engine crashes on MI300X with fp8", []string{"rocm"}, []string{"rocm"}},
+		{"[Bug]: Engine crashes on MI300X with fp8", []string{"bug"}, []string{"rocm"}},
+		{"[Bug]: tool_calls content loss when using hermes_tool_parser", nil, nil},
+	} {
+		e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: c.title, Labels: c.labels}, v)
+		if !slices.Equal(e.Platforms, c.want) {
+			t.Errorf("%q %v: platforms = %v, want %v", c.title, c.labels, e.Platforms, c.want)
+		}
+	}
+}
+
 // TestPackNamesItsMainPackage: another project's pack names its own
 // package, log lines and platform labels; nothing of vLLM is assumed.
 func TestPackNamesItsMainPackage(t *testing.T) {
