@@ -93,3 +93,31 @@ func TestSearchSplitsScoreByKind(t *testing.T) {
 		t.Errorf("title-only entry: kinds %v", h.Kinds)
 	}
 }
+
+// TestModelFamilyGenerations: a family written with its generation names
+// that generation, whatever the separators; a size after a dash or a
+// space is not a generation.
+func TestModelFamilyGenerations(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		fam, model string
+		want       bool
+	}{
+		{"glm4", "GLM-4.7-Flash", false},
+		{"glm4.7", "GLM-4.7-Flash", true},
+		{"glm4.7", "zai-org/GLM-4.7", true},
+		{"qwen2", "Qwen/Qwen2.5-VL-7B-Instruct", false},
+		{"qwen2.5", "Qwen/Qwen2.5-VL-7B-Instruct", true},
+		{"qwen3", "Qwen/Qwen3-32B", true},
+		{"qwen3", "Qwen3 32B", true},
+		{"deepseekv3", "deepseek-ai/DeepSeek-V3.2", false},
+		{"deepseekv3", "deepseek-ai/DeepSeek-V3", true},
+		{"llama", "meta-llama/Llama-3.1-8B-Instruct", true},
+		{"gguf", "unsloth/Qwen3-GGUF", true},
+	} {
+		got := modelFamilyHit(c.fam, []string{c.model}, postTokens{}) != ""
+		if got != c.want {
+			t.Errorf("modelFamilyHit(%q, %q) = %v, want %v", c.fam, c.model, got, c.want)
+		}
+	}
+}

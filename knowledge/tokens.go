@@ -188,7 +188,9 @@ func (pt postTokens) coverage(toks map[string]bool) (float64, int) {
 }
 
 // modelFamilyHit reports which of the post's models (or its text) belongs to
-// the family fam ("deepseek-v2", "qwen3", "gguf").
+// the family fam ("deepseek-v2", "qwen3", "gguf"). A family written with
+// its generation names that generation only: glm4 is not GLM-4.7, qwen2
+// is not Qwen2.5, while qwen3 is Qwen3-32B (a size, not a generation).
 func modelFamilyHit(fam string, models []string, pt postTokens) string {
 	key := squash(fam)
 	if len(key) < 3 {
@@ -199,14 +201,57 @@ func modelFamilyHit(fam string, models []string, pt postTokens) string {
 		if !ok {
 			name = m
 		}
-		if strings.Contains(squash(name), key) {
+		if containsFamily(name, key) {
 			return m
 		}
 	}
-	if strings.Contains(squash(pt.raw), key) && len(key) >= 5 {
+	if len(key) >= 5 && containsFamily(pt.raw, key) {
 		return fam
 	}
 	return ""
+}
+
+// containsFamily reports whether text names the squashed family key
+// where the name does not go on to a later generation: a key ending in a
+// digit must not be followed by another digit directly or after a dot
+// ("glm4" in "GLM-4.7", "qwen2" in "qwen25"), though it may be after a
+// dash or a space ("qwen3" in "Qwen3-32B", "Qwen3 32B").
+func containsFamily(text, key string) bool {
+	sq, sep := squashWithSeparators(text)
+	endsInDigit := key[len(key)-1] >= '0' && key[len(key)-1] <= '9'
+	for i := 0; ; {
+		j := strings.Index(sq[i:], key)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(key)
+		if !endsInDigit || end == len(sq) || sq[end] < '0' || sq[end] > '9' || sep[end] != 0 && sep[end] != '.' {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+// squashWithSeparators is squash that also returns, for each byte of the
+// result, the last separator dropped before it (0 for none).
+func squashWithSeparators(s string) (string, []byte) {
+	var b strings.Builder
+	var seps []byte
+	var pending byte
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			seps = append(seps, pending)
+			pending = 0
+			continue
+		}
+		if r < 0x80 {
+			pending = byte(r)
+		} else {
+			pending = ' '
+		}
+	}
+	return b.String(), seps
 }
 
 func squash(s string) string {
