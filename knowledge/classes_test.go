@@ -132,6 +132,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			name: "memory written as N GB of VRAM",
+			body: "The model needs about 37 GB of VRAM and my card has 24GB VRAM.",
+			check: func(t *testing.T, f Facts) {
+				for _, g := range f.GPUs {
+					if strings.HasPrefix(strings.ToLower(g.Name), "of ") {
+						t.Errorf("GPU name %q", g.Name)
+					}
+				}
+				if len(f.GPUs) == 0 || f.GPUs[0].MemoryGiB == 0 {
+					t.Errorf("gpus = %+v, want the memory read", f.GPUs)
+				}
+			},
+		},
+		{
 			name: "MIME types and API paths are not models",
 			body: "curl -H 'Content-Type: application/json' http://localhost:8000/v1/completions gives 40 tok/s",
 			check: func(t *testing.T, f Facts) {

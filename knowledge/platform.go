@@ -184,7 +184,12 @@ func extractGPUs(doc *document, errs []ErrorInfo) []GPU {
 	text := strings.Join(kept, "\n")
 	for _, m := range gpuMemFirstRE.FindAllStringSubmatch(text, 4) {
 		mem, _ := strconv.ParseFloat(m[1], 64)
+		// "37 GB of VRAM" names the memory, not a product: the word
+		// before GPU, card or VRAM is kept only when it is not "of".
 		name := strings.TrimSpace(m[2])
+		if w, rest, ok := strings.Cut(name, " "); ok && strings.EqualFold(w, "of") {
+			name = rest
+		}
 		key := strings.ToLower(name)
 		if seen[key] {
 			continue
