@@ -90,16 +90,22 @@ func (a *Answerer) Reload(ctx context.Context) error {
 		return fmt.Errorf("bot: load schemas: %w", err)
 	}
 	b := knowledge.NewIndexBuilder()
+	var templates knowledge.TemplateSet
 	err = a.DB.EachEntry(ctx, func(rowid int64, e *knowledge.Entry) error {
 		if rowid > math.MaxInt32 {
 			return fmt.Errorf("bot: row id %d too large for the index", rowid)
 		}
 		b.Add(int32(rowid), e)
+		templates.Add(e)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("bot: build index: %w", err)
 	}
+	// Every stored entry's symptoms name the classes of messages posts
+	// paste without them, not only the packs' entries.
+	schema.Templates = append(schema.Templates, templates.Templates()...)
+	schema.Prepare()
 	outcomes, err := a.DB.EntryOutcomes(ctx)
 	if err != nil {
 		return fmt.Errorf("bot: load outcomes: %w", err)

@@ -245,3 +245,41 @@ func TestAnswerCarriesKeyEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestImportedSymptomsNameClasses: a message pasted without its class
+// (a log line) is read with the class an imported issue's symptom gives
+// it, as a pack entry's symptom would.
+func TestImportedSymptomsNameClasses(t *testing.T) {
+	post := knowledge.Post{
+		Title: "Is the Tesla P40 not supported?",
+		Body:  "Running the image gives `ERROR 04-29 21:35:55 [engine.py:448] Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla P40 GPU has compute capability 6.1.`",
+	}
+	issue := knowledge.IssueEntry(knowledge.Issue{Repo: "o/r", Number: 7, URL: "https://github.com/o/r/issues/7",
+		Title: "[Bug]: ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5."}, nil)
+	for _, tt := range []struct {
+		name  string
+		extra []knowledge.Entry
+		want  string
+	}{
+		{"pack alone", nil, ""},
+		{"with the issue", []knowledge.Entry{issue}, "ValueError"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestAnswerer(t, tt.extra...)
+			ans, err := a.Answer(context.Background(), post)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if len(ans.Facts.Errors) > 0 {
+				got = ans.Facts.Errors[0].Type
+				if !ans.Facts.Errors[0].Inferred {
+					t.Errorf("error %+v not marked inferred", ans.Facts.Errors[0])
+				}
+			}
+			if got != tt.want {
+				t.Errorf("error class = %q, want %q (errors %+v)", got, tt.want, ans.Facts.Errors)
+			}
+		})
+	}
+}

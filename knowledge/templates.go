@@ -36,9 +36,28 @@ var (
 
 // templatesFromEntries collects error templates from entries' symptoms.
 func templatesFromEntries(entries []Entry) []ErrorTemplate {
-	var out []ErrorTemplate
-	seen := map[string]bool{}
-	for _, e := range entries {
+	var t TemplateSet
+	for i := range entries {
+		t.Add(&entries[i])
+	}
+	return t.out
+}
+
+// TemplateSet collects the error templates of entries' symptoms, each
+// once: a knowledge base's imported issues name the classes of messages
+// that posts paste without them, as its packs do.
+type TemplateSet struct {
+	out  []ErrorTemplate
+	seen map[string]bool
+}
+
+// Add adds the templates of e's symptoms.
+func (t *TemplateSet) Add(e *Entry) {
+	if t.seen == nil {
+		t.seen = map[string]bool{}
+	}
+	out, seen := &t.out, t.seen
+	{
 		for _, sym := range e.Symptoms {
 			m := templateSymptomRE.FindStringSubmatch(strings.TrimSpace(sym))
 			if m == nil {
@@ -49,11 +68,13 @@ func templatesFromEntries(entries []Entry) []ErrorTemplate {
 				continue
 			}
 			seen[key] = true
-			out = append(out, ErrorTemplate{Class: m[1], Message: m[2]})
+			*out = append(*out, ErrorTemplate{Class: m[1], Message: m[2]})
 		}
 	}
-	return out
 }
+
+// Templates returns the templates added so far.
+func (t *TemplateSet) Templates() []ErrorTemplate { return t.out }
 
 // compileTemplate turns a template into a case-insensitive pattern over
 // its leading sentences, enough of them to hold templateMinLiteral
