@@ -146,6 +146,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Error messages name flags; quoted in a sentence they are
+			// not commands of a program called "tool".
+			name: "message quoted in prose names flags",
+			body: `The app says: "An unexpected error occurred: {"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}". The model is Qwen2.5-14B-Instruct.`,
+			check: func(t *testing.T, f Facts) {
+				for _, c := range f.Commands {
+					t.Errorf("command %s read from a quoted message", c.String())
+				}
+			},
+		},
+		{
 			name: "MIME types and API paths are not models",
 			body: "curl -H 'Content-Type: application/json' http://localhost:8000/v1/completions gives 40 tok/s",
 			check: func(t *testing.T, f Facts) {

@@ -152,7 +152,9 @@ func (cs *commandSet) proseCommands() {
 			cs.add(l, false, 0)
 		}
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-			cs.add(m[1], false, 0)
+			if knownStart(m[1], s) {
+				cs.add(m[1], false, 0)
+			}
 		}
 		// "I ran bash scripts/run_7b.sh, which fails": a script run
 		// named in the middle of a sentence.
@@ -160,6 +162,24 @@ func (cs *commandSet) proseCommands() {
 			cs.add(m, false, 0)
 		}
 	}
+}
+
+// knownStart reports whether a phrase quoted in prose starts, after a
+// prompt, variable assignments and wrappers, with a program the schema
+// knows, a generic runner or the schema's model flag. In prose, quotes
+// hold messages as often as commands, and messages name flags: "\"auto\"
+// tool choice requires --enable-auto-tool-choice" runs no program "tool".
+func knownStart(phrase string, s *Schema) bool {
+	line := strings.TrimSpace(promptRE.ReplaceAllString(phrase, ""))
+	if s.byModelFlag(line) != nil {
+		return true
+	}
+	w := stripWrappers(strings.Fields(envPrefixRE.ReplaceAllString(line, "")))
+	if len(w) == 0 {
+		return false
+	}
+	prog := path.Base(w[0])
+	return s.program(prog) != nil || genericPrograms[prog]
 }
 
 // scriptRunRE finds an interpreter running a script inside a sentence.
