@@ -10,6 +10,7 @@ import (
 	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/importer"
 	"github.com/heraldbot/herald/knowledge"
+	"github.com/heraldbot/herald/service"
 )
 
 // maxInputBytes bounds what answer reads from a file or stdin; Extract
@@ -22,6 +23,7 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	kbPath := fs.String("kb", "", "knowledge base made by `herald kb import` (default: the embedded vLLM pack)")
 	format := fs.String("format", "markdown", "output: markdown or json")
 	botName := fs.String("bot", "herald", "the bot's forum username, named in the follow-up hint")
+	modelPath := fs.String("model", "", "model file made by `herald kb fit` (default: the embedded model)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +47,10 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return fmt.Errorf("answer: read post: %w", err)
 	}
+	model, err := service.LoadModel(*modelPath)
+	if err != nil {
+		return err
+	}
 
 	db, cleanup, err := importer.OpenKB(ctx, *kbPath, stderr)
 	if err != nil {
@@ -55,6 +61,7 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	a.SetModel(model)
 	ans, err := a.Answer(ctx, knowledge.Post{Title: *title, Body: string(body)})
 	if err != nil {
 		return err

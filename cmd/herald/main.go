@@ -1,6 +1,6 @@
 // Command herald is a self-hosted support bot for Discourse forums.
 //
-//	herald answer [FILE|-] [--title TEXT] [--kb PATH] [--format markdown|json]
+//	herald answer [FILE|-] [--title TEXT] [--kb PATH] [--model FILE] [--format markdown|json]
 //	herald kb import [--db PATH] SOURCE...
 //	herald kb list|show|search|stats [--db PATH] ...
 //
@@ -43,7 +43,7 @@ Usage:
   herald queue list|show|approve|edit|reject [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper]
   herald history --config F (or --db P)
   herald admin-link --config F --as USER [--ttl 15m]
-  herald answer [FILE|-] [--title TEXT] [--kb PATH] [--format markdown|json] [--bot NAME]
+  herald answer [FILE|-] [--title TEXT] [--kb PATH] [--model FILE] [--format markdown|json] [--bot NAME]
   herald kb import [--db PATH] SOURCE...   (builtin:vllm, pack.yaml, issues.json, docs-folder)
   herald kb list   [--db PATH] [--kind K] [--source S] [--limit N]
   herald kb show   [--db PATH] ID

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/heraldbot/herald/knowledge"
 )
 
 func runCmd(t *testing.T, stdin string, args ...string) (string, string, error) {
@@ -186,4 +188,40 @@ func TestCLIConventions(t *testing.T) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// TestAnswerWithModel: --model decides with a fitted model file, and a
+// broken one is refused with its name.
+func TestAnswerWithModel(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	m := knowledge.DefaultModel()
+	m.Reply, m.QueueFloor = 1.01, 1.01 // a model that never replies
+	var b strings.Builder
+	if err := m.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	never := filepath.Join(dir, "never.json")
+	if err := os.WriteFile(never, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	post := "vllm serve Qwen/Qwen1.5-32B-Chat-AWQ on a V100 fails with\n\nValueError: The quantization method awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70."
+	out, _, err := runCmd(t, post, "answer", "--model", never, "--format", "json", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans struct{ Decision string }
+	if err := json.Unmarshal([]byte(out), &ans); err != nil {
+		t.Fatal(err)
+	}
+	if ans.Decision == "reply" {
+		t.Errorf("a model that never replies replied")
+	}
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"version": 9}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, post, "answer", "--model", broken, "-"); err == nil || !strings.Contains(err.Error(), "broken.json") {
+		t.Errorf("broken model: err = %v, want one naming the file", err)
+	}
 }
