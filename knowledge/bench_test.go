@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -66,6 +68,50 @@ func BenchmarkHostileShapes(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				_, _ = Extract(Post{Body: body}, s)
+			}
+		})
+	}
+}
+
+// BenchmarkTemplates extracts a long log against the pack's error
+// templates plus n more, as a large knowledge base's imported issues
+// give (about one template per eleven issues on the vLLM corpus). The
+// cost per post should not grow with n: a line is tried only against
+// the templates whose needle it holds. Compare each n with n=0 in the
+// same run.
+func BenchmarkTemplates(b *testing.B) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		w := make([]byte, 4+r.IntN(8))
+		for i := range w {
+			w[i] = byte('a' + r.IntN(26))
+		}
+		return string(w)
+	}
+	var extra []ErrorTemplate
+	for range 10_000 {
+		ws := make([]string, 8)
+		for j := range ws {
+			ws[j] = word()
+		}
+		extra = append(extra, ErrorTemplate{Class: "ValueError", Message: strings.Join(ws, " ") + "."})
+	}
+	post := Post{Title: "log", Body: strings.Repeat("INFO 05-12 10:00:00 [core.py:42] step 12 took 0.3 s on GPU 0, memory 12.5 GiB of 80 GiB used\n", 2000)}
+	for _, n := range []int{0, 1_000, 10_000} {
+		b.Run(fmt.Sprintf("templates=%d", n), func(b *testing.B) {
+			s := p.Schema()
+			s.Templates = append(s.Templates, extra[:n]...)
+			s.Prepare()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Extract(post, s); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

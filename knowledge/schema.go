@@ -36,7 +36,7 @@ type Schema struct {
 	Vocabulary Vocabulary `json:"vocabulary"`
 
 	// templates is Templates compiled; nil until the schema is prepared.
-	templates []compiledTemplate
+	templates compiledTemplates
 	// logFormats are the vocabulary's log formats compiled, and
 	// packages its package names, once prepared is set.
 	logFormats compiledLogs

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -56,20 +57,17 @@ func (t *TemplateSet) Add(e *Entry) {
 	if t.seen == nil {
 		t.seen = map[string]bool{}
 	}
-	out, seen := &t.out, t.seen
-	{
-		for _, sym := range e.Symptoms {
-			m := templateSymptomRE.FindStringSubmatch(strings.TrimSpace(sym))
-			if m == nil {
-				continue
-			}
-			key := m[1] + ": " + m[2]
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			*out = append(*out, ErrorTemplate{Class: m[1], Message: m[2]})
+	for _, sym := range e.Symptoms {
+		m := templateSymptomRE.FindStringSubmatch(strings.TrimSpace(sym))
+		if m == nil {
+			continue
 		}
+		key := m[1] + ": " + m[2]
+		if t.seen[key] {
+			continue
+		}
+		t.seen[key] = true
+		t.out = append(t.out, ErrorTemplate{Class: m[1], Message: m[2]})
 	}
 }
 
@@ -113,7 +111,7 @@ func compileTemplate(t ErrorTemplate, deviceWords []string) (compiledTemplate, b
 		}
 		for _, w := range strings.Fields(lit) {
 			if len(w) > len(needle) && !isDeviceWord(w, deviceWords) {
-				needle = strings.ToLower(strings.Trim(w, "`'\"().,:;[]{}"))
+				needle = strings.ToLower(strings.Trim(w, needleTrim))
 			}
 		}
 		b.WriteString(literalPattern(lit, deviceWords))
@@ -194,15 +192,24 @@ func literalLen(s string) int {
 
 // compiled returns the schema's templates ready to match (none for a nil
 // or unprepared schema; Extract prepares the schema it is given).
-func (s *Schema) compiled() []compiledTemplate {
+func (s *Schema) compiled() compiledTemplates {
 	if s == nil {
-		return nil
+		return compiledTemplates{}
 	}
 	return s.templates
 }
 
-func compileTemplates(ts []ErrorTemplate, deviceWords []string) []compiledTemplate {
-	out := []compiledTemplate{}
+// compiledTemplates are templates in order, with the positions of those
+// of each needle: a line is tried only against the templates whose
+// needle is one of its words, so the cost of a line does not grow with
+// the thousands of templates a large knowledge base's issues give.
+type compiledTemplates struct {
+	list     []compiledTemplate
+	byNeedle map[string][]int
+}
+
+func compileTemplates(ts []ErrorTemplate, deviceWords []string) compiledTemplates {
+	out := compiledTemplates{byNeedle: map[string][]int{}}
 	seen := map[string]bool{}
 	for _, t := range ts {
 		c, ok := compileTemplate(t, deviceWords)
@@ -210,8 +217,36 @@ func compileTemplates(ts []ErrorTemplate, deviceWords []string) []compiledTempla
 			continue
 		}
 		seen[c.re.String()] = true
-		out = append(out, c)
+		out.byNeedle[c.needle] = append(out.byNeedle[c.needle], len(out.list))
+		out.list = append(out.list, c)
 	}
+	return out
+}
+
+// needleTrim is what is trimmed from a word to make it a needle.
+const needleTrim = "`'\"().,:;[]{}"
+
+// candidates returns, in template order, the templates whose needle is
+// a word of the lower-cased line, or a part of a word between dashes,
+// slashes, equals signs or quotes.
+func (ts compiledTemplates) candidates(lower string) []int {
+	var out []int
+	add := func(w string) {
+		for _, i := range ts.byNeedle[strings.Trim(w, needleTrim)] {
+			if !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	for _, w := range strings.Fields(lower) {
+		add(w)
+		if strings.ContainsAny(w, "-/=`'\"") {
+			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("-/=`'\"", r) }) {
+				add(part)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -220,7 +255,7 @@ func compileTemplates(ts []ErrorTemplate, deviceWords []string) []compiledTempla
 // reported again.
 func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
 	tmpls := s.compiled()
-	if len(tmpls) == 0 {
+	if len(tmpls.list) == 0 {
 		return nil
 	}
 	var out []ErrorInfo
@@ -230,8 +265,9 @@ func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
 			l = l[:4096]
 		}
 		lower := strings.ToLower(l)
-		for _, t := range tmpls {
-			if done[t.class] || !strings.Contains(lower, t.needle) {
+		for _, i := range tmpls.candidates(lower) {
+			t := tmpls.list[i]
+			if done[t.class] {
 				continue
 			}
 			loc := t.re.FindStringIndex(l)

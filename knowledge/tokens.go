@@ -153,6 +153,10 @@ type postTokens struct {
 	words map[string]bool
 	flags map[string]bool
 	raw   string
+	// squashed is raw squashed (squashWithSeparators), and seps the
+	// separators it dropped, for model families named in the text.
+	squashed string
+	seps     []byte
 }
 
 func newPostTokens(text string) postTokens {
@@ -165,7 +169,7 @@ func newPostTokens(text string) postTokens {
 	for _, fl := range flagMentionRE.FindAllString(text, 256) {
 		pt.flags[normFlag(fl)] = true
 	}
-
+	pt.squashed, pt.seps = squashWithSeparators(text)
 	return pt
 }
 
@@ -201,23 +205,23 @@ func modelFamilyHit(fam string, models []string, pt postTokens) string {
 		if !ok {
 			name = m
 		}
-		if containsFamily(name, key) {
+		if sq, seps := squashWithSeparators(name); familyIn(sq, seps, key) {
 			return m
 		}
 	}
-	if len(key) >= 5 && containsFamily(pt.raw, key) {
+	if len(key) >= 5 && familyIn(pt.squashed, pt.seps, key) {
 		return fam
 	}
 	return ""
 }
 
-// containsFamily reports whether text names the squashed family key
-// where the name does not go on to a later generation: a key ending in a
-// digit must not be followed by another digit directly or after a dot
-// ("glm4" in "GLM-4.7", "qwen2" in "qwen25"), though it may be after a
-// dash or a space ("qwen3" in "Qwen3-32B", "Qwen3 32B").
-func containsFamily(text, key string) bool {
-	sq, sep := squashWithSeparators(text)
+// familyIn reports whether squashed text sq (with the separators sep it
+// dropped) names the squashed family key where the name does not go on
+// to a later generation: a key ending in a digit must not be followed by
+// another digit directly or after a dot ("glm4" in "GLM-4.7", "qwen2" in
+// "qwen25"), though it may be after a dash or a space ("qwen3" in
+// "Qwen3-32B", "Qwen3 32B").
+func familyIn(sq string, sep []byte, key string) bool {
 	endsInDigit := key[len(key)-1] >= '0' && key[len(key)-1] <= '9'
 	for i := 0; ; {
 		j := strings.Index(sq[i:], key)
