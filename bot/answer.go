@@ -83,7 +83,8 @@ func (a *Answerer) Model() *knowledge.Model {
 	return a.Engine.Model
 }
 
-// Reload re-reads the schemas and rebuilds the index from the store.
+// Reload re-reads the schemas and rebuilds the index, and the error
+// templates of every entry's symptoms, from the store.
 func (a *Answerer) Reload(ctx context.Context) error {
 	schema, err := a.DB.Schema(ctx)
 	if err != nil {

@@ -18,8 +18,8 @@
 //   - Extraction reads classes of input, with the words it needs (the
 //     main package, its log lines, the packages whose versions are read,
 //     hardware, model families, device names, issue labels, error
-//     templates) taken from the packs' Vocabulary and entries, not from
-//     Go. What Go still names are the generic signs of a platform
+//     templates) taken from the packs' Vocabulary and the knowledge
+//     base's entries, not from Go. What Go still names are the generic signs of a platform
 //     (platformSignals: "+rocm" and "+cpu" version suffixes, HIP errors,
 //     --gpus) and the forms in which CUDA, ROCm, NCCL, the NVIDIA driver
 //     and Python state their own versions.

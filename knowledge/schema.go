@@ -30,7 +30,8 @@ type Schema struct {
 	Programs []Program `json:"programs"`
 	Topics   []Topic   `json:"topics,omitempty"`
 	// Templates are known error messages with their classes, from the
-	// packs' entries, for naming the class of a message printed without it.
+	// packs' entries (and, once a knowledge base is loaded, from all its
+	// entries), for naming the class of a message printed without it.
 	Templates []ErrorTemplate `json:"templates,omitempty"`
 	// Vocabulary is the packs' words for hardware and models.
 	Vocabulary Vocabulary `json:"vocabulary"`

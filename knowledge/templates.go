@@ -7,8 +7,9 @@ import (
 )
 
 // ErrorTemplate is a known error message with its exception class, taken
-// from the symptoms of a pack's entries ("ValueError: The model's max seq
-// len (<N>) is larger than ..."). Posts often quote the message without
+// from the symptoms of a pack's entries or, when a knowledge base is
+// loaded, of all its entries ("ValueError: The model's max seq len (<N>)
+// is larger than ..."). Posts often quote the message without
 // its class (a log line, a title, a sentence); a template lets Herald name
 // the class and say that it inferred it.
 type ErrorTemplate struct {
