@@ -157,6 +157,15 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			name: "NCCL states its version in its error",
+			body: "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["nccl"] != "2.21.5" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
 			name: "MIME types and API paths are not models",
 			body: "curl -H 'Content-Type: application/json' http://localhost:8000/v1/completions gives 40 tok/s",
 			check: func(t *testing.T, f Facts) {

@@ -163,7 +163,13 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 	lines := doc.lines()
 	for i, l := range lines {
 		if isErrorLine(l) {
-			continue // "As of transformers v4.44, ..." states no installed version
+			// "As of transformers v4.44, ..." states no installed version;
+			// but NCCL ends its errors with its own ("..., NCCL version
+			// 2.21.5"), the one the poster runs.
+			if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
+				vs.set("nccl", m[1], tierLabelled)
+			}
+			continue
 		}
 		next := ""
 		if i+1 < len(lines) {
