@@ -40,7 +40,9 @@ type Issue struct {
 //     invalid choice", "unrecognized arguments") are read as symptoms;
 //     an issue without a platform label takes the platform its title
 //     names (Vocabulary.titlePlatforms).
-const Reading = 4
+//   - 5: settings an issue title names in their Python form
+//     ("data_parallel_size", "kv_cache_dtype") are among its flags.
+const Reading = 5
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -90,6 +92,11 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 	}
 	for _, f := range flagMentionRE.FindAllString(e.Title+"\n"+body, 32) {
 		e.Flags = appendUnique(e.Flags, normFlag(f))
+	}
+	// A title names settings in their Python form too ("Support
+	// data_parallel_size in offline inference mode"), as posts do.
+	for f := range settingFlags(e.Title) {
+		e.Flags = appendUnique(e.Flags, f)
 	}
 	return e
 }

@@ -122,6 +122,10 @@ func TestIssueEntry(t *testing.T) {
 	if e.Reading != Reading || e.Prior != 0 {
 		t.Errorf("reading %d prior %v; want reading %d and no hand-set prior", e.Reading, e.Prior, Reading)
 	}
+	// A title names settings in their Python form as well as flags.
+	if e := IssueEntry(Issue{Repo: "o/r", Number: 2, Title: "[Feature Request]: Support data_parallel_size in offline inference mode"}, nil); !contains(e.Flags, "--data-parallel-size") {
+		t.Errorf("flags %v, want --data-parallel-size from the title", e.Flags)
+	}
 	// Without a vocabulary a label is only a tag: which labels name a
 	// platform is the pack's to say.
 	if e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: "t", Labels: []string{"rocm"}}, nil); len(e.Platforms) != 0 || !contains(e.Tags, "rocm") {
