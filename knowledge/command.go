@@ -70,8 +70,17 @@ type commandSet struct {
 // add parses line and adds the commands it holds; pos -1 marks the
 // title, anything else asks for the line's offset in the post.
 func (cs *commandSet) add(line string, strictStart bool, pos int) bool {
+	return cs.addParsed(line, strictStart, pos, false)
+}
+
+// addParsed is add; known keeps only the commands of programs the schema
+// or genericPrograms names.
+func (cs *commandSet) addParsed(line string, strictStart bool, pos int, known bool) bool {
 	added := false
 	for _, c := range parseCommandLine(expandVars(line, cs.vars), cs.s, strictStart) {
+		if known && !cs.s.knownProgram(c.Program) {
+			continue
+		}
 		key := c.String()
 		if cs.seen[key] {
 			continue
@@ -91,7 +100,7 @@ func (cs *commandSet) add(line string, strictStart bool, pos int) bool {
 // known asks that its program be one a schema or genericPrograms names.
 func (cs *commandSet) addBuilt(c Command, known bool) bool {
 	key := c.String()
-	if cs.seen[key] || known && cs.s.program(c.Program) == nil && !genericPrograms[c.Program] {
+	if cs.seen[key] || known && !cs.s.knownProgram(c.Program) {
 		return false
 	}
 	cs.seen[key] = true
@@ -151,10 +160,11 @@ func (cs *commandSet) proseCommands() {
 		} else if !cs.add(l, true, 0) && (proseToolLine(l) || bareSubcommandLine(l, s)) {
 			cs.add(l, false, 0)
 		}
+		// In prose, quotes hold messages as often as commands, and
+		// messages name flags: "\"auto\" tool choice requires
+		// --enable-auto-tool-choice" runs no program "tool".
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-			if knownStart(m[1], s) {
-				cs.add(m[1], false, 0)
-			}
+			cs.addParsed(m[1], false, 0, true)
 		}
 		// "I ran bash scripts/run_7b.sh, which fails": a script run
 		// named in the middle of a sentence.
@@ -162,24 +172,6 @@ func (cs *commandSet) proseCommands() {
 			cs.add(m, false, 0)
 		}
 	}
-}
-
-// knownStart reports whether a phrase quoted in prose starts, after a
-// prompt, variable assignments and wrappers, with a program the schema
-// knows, a generic runner or the schema's model flag. In prose, quotes
-// hold messages as often as commands, and messages name flags: "\"auto\"
-// tool choice requires --enable-auto-tool-choice" runs no program "tool".
-func knownStart(phrase string, s *Schema) bool {
-	line := strings.TrimSpace(promptRE.ReplaceAllString(phrase, ""))
-	if s.byModelFlag(line) != nil {
-		return true
-	}
-	w := stripWrappers(strings.Fields(envPrefixRE.ReplaceAllString(line, "")))
-	if len(w) == 0 {
-		return false
-	}
-	prog := path.Base(w[0])
-	return s.program(prog) != nil || genericPrograms[prog]
 }
 
 // scriptRunRE finds an interpreter running a script inside a sentence.
@@ -226,7 +218,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		return nil // "vllm serve: error: argument --x: invalid", a message
 	}
 	prog := path.Base(first)
-	if s.program(prog) == nil && !genericPrograms[prog] {
+	if !s.knownProgram(prog) {
 		// In code, any tool invoked with long flags is a command.
 		if strictStart || !anyProgramRE.MatchString(rest) || notPrograms[prog] {
 			return nil
@@ -243,7 +235,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		if len(words) == 0 || isVersionQuery(words) {
 			continue
 		}
-		if p := path.Base(words[0]); s.program(p) == nil && !genericPrograms[p] && (i > 0 || !anyProgramRE.MatchString(strings.Join(words, " "))) {
+		if p := path.Base(words[0]); !s.knownProgram(p) && (i > 0 || !anyProgramRE.MatchString(strings.Join(words, " "))) {
 			continue // "| tee log.txt" and the like
 		}
 		out = append(out, buildCommand(words, envs[i], s)...)

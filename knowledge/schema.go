@@ -193,6 +193,12 @@ type Topic struct {
 	Words     []string `yaml:"words" json:"words,omitempty"`
 }
 
+// knownProgram reports whether name is a program the schema knows or a
+// generic runner (genericPrograms: python, docker, bash, ...).
+func (s *Schema) knownProgram(name string) bool {
+	return s.program(name) != nil || genericPrograms[name]
+}
+
 func (s *Schema) program(name string) *Program {
 	if s == nil {
 		return nil
