@@ -163,12 +163,9 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 	lines := doc.lines()
 	for i, l := range lines {
 		if isErrorLine(l) {
-			// "As of transformers v4.44, ..." states no installed version;
-			// but NCCL ends its errors with its own ("..., NCCL version
-			// 2.21.5"), the one the poster runs.
-			if m := ncclVersionRE.FindStringSubmatch(l); m != nil {
-				vs.set("nccl", m[1], tierLabelled)
-			}
+			// "As of transformers v4.44, ..." states no installed
+			// version, except in the forms a runtime reports its own.
+			vs.labelledForms(l, true)
 			continue
 		}
 		next := ""
@@ -231,7 +228,16 @@ func (vs *versionSet) labelled(l string) {
 			vs.set(m[1], m[2], tierLabelled)
 		}
 	}
+	vs.labelledForms(l, false)
+}
+
+// labelledForms reads the versions of labelledVersions in l; inError
+// asks only for the forms an error reports its own runtime's version in.
+func (vs *versionSet) labelledForms(l string, inError bool) {
 	for _, lv := range labelledVersions {
+		if inError && !lv.inErrors {
+			continue
+		}
 		if m := lv.re.FindStringSubmatch(l); m != nil {
 			vs.set(lv.pkg, m[1], tierLabelled)
 		}
@@ -239,17 +245,20 @@ func (vs *versionSet) labelled(l string) {
 }
 
 // labelledVersions are the forms in which drivers and toolkits state
-// their versions, with the package each names.
+// their versions, with the package each names. inErrors marks the forms
+// that are read in error lines too: NCCL ends its errors with the
+// version of the NCCL that failed ("..., NCCL version 2.21.5").
 var labelledVersions = []struct {
-	re  *regexp.Regexp
-	pkg string
+	re       *regexp.Regexp
+	pkg      string
+	inErrors bool
 }{
-	{driverRE, "nvidia_driver"},
-	{nvccRE, "cuda"},
-	{cudaVersionRE, "cuda"},
-	{rocmVersionRE, "rocm"},
-	{ncclVersionRE, "nccl"},
-	{pythonStatedRE, "python"},
+	{driverRE, "nvidia_driver", false},
+	{nvccRE, "cuda", false},
+	{cudaVersionRE, "cuda", false},
+	{rocmVersionRE, "rocm", false},
+	{ncclVersionRE, "nccl", true},
+	{pythonStatedRE, "python", false},
 }
 
 // prose reads "vllm 0.8.5" in a sentence.
