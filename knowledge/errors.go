@@ -347,9 +347,8 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 			}
 		}
 		switch e.Type {
-		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error":
-			return 1
-		case "command-not-found", "usage-error":
+		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error",
+			"command-not-found", "usage-error":
 			return 1
 		}
 		if strings.HasSuffix(e.Type, "Warning") {

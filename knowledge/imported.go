@@ -167,8 +167,8 @@ func (v *Vocabulary) titleModels(title string) []string {
 	return out
 }
 
-// maxTitleBytes bounds how much of an issue title is read for models;
-// GitHub titles hold at most 256 characters.
+// maxTitleBytes bounds how much of an issue title is read for models and
+// platforms; GitHub titles hold at most 256 characters.
 const maxTitleBytes = 1 << 10
 
 // titleGeneration reads the generation that follows a family word: a

@@ -224,31 +224,28 @@ func compileTemplates(ts []ErrorTemplate, deviceWords []string) compiledTemplate
 	return out
 }
 
-// needleTrim is what is trimmed from a word to make it a needle.
-const needleTrim = "`'\"().,:;[]{}"
+// needleTrim is what is trimmed from a word to make it a needle, and
+// wordJoins what joins the parts of a word whose parts are tried too.
+const (
+	needleTrim = "`'\"().,:;[]{}"
+	wordJoins  = "-/=`'\""
+)
 
 // candidates returns, in template order, the templates whose needle is
 // a word of the lower-cased line, or a part of a word between dashes,
 // slashes, equals signs or quotes.
 func (ts compiledTemplates) candidates(lower string) []int {
 	var out []int
-	add := func(w string) {
-		for _, i := range ts.byNeedle[strings.Trim(w, needleTrim)] {
-			if !slices.Contains(out, i) {
-				out = append(out, i)
-			}
-		}
-	}
 	for _, w := range strings.Fields(lower) {
-		add(w)
-		if strings.ContainsAny(w, "-/=`'\"") {
-			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("-/=`'\"", r) }) {
-				add(part)
+		out = append(out, ts.byNeedle[strings.Trim(w, needleTrim)]...)
+		if strings.ContainsAny(w, wordJoins) {
+			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune(wordJoins, r) }) {
+				out = append(out, ts.byNeedle[strings.Trim(part, needleTrim)]...)
 			}
 		}
 	}
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // inferErrors matches lines that name no exception class against the

@@ -258,14 +258,11 @@ func squashWithSeparators(s string) (string, []byte) {
 	return b.String(), seps
 }
 
+// squash returns the lower-cased letters and digits of s: "GLM-4.7" →
+// "glm47".
 func squash(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	sq, _ := squashWithSeparators(s)
+	return sq
 }
 
 func truncate(s string, n int) string {
