@@ -206,10 +206,16 @@ func absorbAliases(ctx context.Context, tx *sql.Tx, e *knowledge.Entry) error {
 }
 
 func deleteRow(ctx context.Context, tx *sql.Tx, rowid int64) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
+	if err := unindexEntry(ctx, tx, rowid); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, "DELETE FROM kb_entries WHERE rowid = ?", rowid)
+	return err
+}
+
+// unindexEntry removes a row from the full-text index.
+func unindexEntry(ctx context.Context, tx *sql.Tx, rowid int64) error {
+	_, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid)
 	return err
 }
 
@@ -268,7 +274,7 @@ func updateEntry(ctx context.Context, tx *sql.Tx, rowid int64, e *knowledge.Entr
 		e.Kind, e.URL, e.Title, e.State, e.Source, e.Curated(), e.Prior, data, hash, e.UpdatedAt.UTC().Format(time.RFC3339), rowid); err != nil {
 		return fmt.Errorf("store: update entry %s: %w", e.ID, err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM kb_fts WHERE rowid = ?", rowid); err != nil {
+	if err := unindexEntry(ctx, tx, rowid); err != nil {
 		return fmt.Errorf("store: reindex entry %s: %w", e.ID, err)
 	}
 	if st != nil {
