@@ -75,6 +75,12 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"vllm server 如何处理并发？", "谢谢", true},
 		{"Is it possible to serve two models from one server", "", true},
 		{"Memory leak after a day of serving", "RAM grows by 2 GB an hour.", true},
+		// The docs template holds questions as well as requests for
+		// pages; its own heading names an "issue", so only the title
+		// (or an error) makes it support.
+		{"[Doc]: Is Qwen2.5's long context YARN handled?", "### 📚 The doc issue\n\nThe page says nothing.", true},
+		{"[Doc]: 5090 上能部署 vllm 吗？", "### 📚 The doc issue", true},
+		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {

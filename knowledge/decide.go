@@ -42,8 +42,15 @@ func DefaultThresholds() Thresholds {
 func Confidence(m Match) float64 { return m.Confidence }
 
 var (
-	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|doc|docs|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
+	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
 	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	// docTitleRE is the documentation template's tag. Unlike the other
+	// non-support tags it is where many people ask how to do something or
+	// paste the error they hit ("[Doc]: Is Qwen2.5's long context YARN
+	// handled?", "[Doc]: ValueError: Model architectures […] are not
+	// supported"), so it only marks a post as not support when neither
+	// the title nor an error says otherwise.
+	docTitleRE = regexp.MustCompile(`(?i)^\s*\[docs?\]`)
 	// supportTitleRE is an issue template's own word that the post asks
 	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
 	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)
@@ -59,6 +66,11 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	title = normalizeText(title)
 	if nonSupportTitleRE.MatchString(title) {
 		return false
+	}
+	if docTitleRE.MatchString(title) {
+		// The template's own heading ("📚 The doc issue") would match
+		// problemRE in any body, so only the title and errors count.
+		return len(f.Errors) > 0 || problemRE.MatchString(title) || questionRE.MatchString(title)
 	}
 	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) {
 		return true
