@@ -80,6 +80,12 @@ func TestIsSupportQuestion(t *testing.T) {
 		// (or an error) makes it support.
 		{"[Doc]: Is Qwen2.5's long context YARN handled?", "### 📚 The doc issue\n\nThe page says nothing.", true},
 		{"[Doc]: 5090 上能部署 vllm 吗？", "### 📚 The doc issue", true},
+		// Asking for better error messages is a request, though the post
+		// pastes the errors it wants reworded.
+		{"[Bug]: NPU 上显存不足的报错对用户不友好", "ValueError: Free memory on device", false},
+		{"Update a more user-friendly error message when using V100 GPU", "raise ValueError(", false},
+		{"[Usage]: [V1] Misleading Error Messages", "vllm serve $MODEL", false},
+		{"Error message says CUDA out of memory but the GPU is empty", "torch.OutOfMemoryError", true},
 		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},
 	}
 	for _, tt := range tests {

@@ -44,6 +44,12 @@ func Confidence(m Match) float64 { return m.Confidence }
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
 	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	// errorWordingRE is a title that asks for better error messages
+	// rather than for help with one: "Update a more user-friendly error
+	// message …", "[V1] Misleading Error Messages", "NPU 上…的报错对用户不
+	// 友好". Such posts paste the errors they want reworded, so they have to
+	// be told apart by the title before the errors make them support.
+	errorWordingRE = regexp.MustCompile(`(?i)\b(?:error|warning)\s+messages?\b[^.?!]{0,40}\b(?:(?:is|are)\s+)?(?:misleading|confusing|unclear|unhelpful|unfriendly|cryptic|not\s+(?:user[- ])?friendly)\b|\b(?:misleading|confusing|unclear|unhelpful|unfriendly|cryptic|user[- ]friendly|clearer|more\s+(?:helpful|informative|friendly|user[- ]friendly))\s+(?:error|warning)\s+messages?\b|(?:报错|错误信息|错误提示|提示信息)[^。？！?!]{0,20}不友好`)
 	// docTitleRE is the documentation template's tag. Unlike the other
 	// non-support tags it is where many people ask how to do something or
 	// paste the error they hit ("[Doc]: Is Qwen2.5's long context YARN
@@ -64,7 +70,7 @@ var (
 // announcement, a feature request or chit-chat.
 func IsSupportQuestion(title string, f *Facts, body string) bool {
 	title = normalizeText(title)
-	if nonSupportTitleRE.MatchString(title) {
+	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) {
 		return false
 	}
 	if docTitleRE.MatchString(title) {
