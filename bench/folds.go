@@ -118,7 +118,7 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	}
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
-	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score and margin, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
+	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score, its margin and whether the post is about another engine, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
 	return model
 }
 
@@ -153,8 +153,8 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 // fitted on fewer.
 func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration) {
 	type sample struct {
-		scores, margins []float64
-		right           []bool
+		scores, margins, others []float64
+		right                   []bool
 	}
 	var structured, text sample
 	for i, p := range preds {
@@ -171,9 +171,10 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		}
 		s.scores = append(s.scores, ms[0].Score)
 		s.margins = append(s.margins, knowledge.Margins(ms)[0])
+		s.others = append(s.others, ms[0].Evidence[knowledge.OtherEngineEvidence])
 		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
-	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.right, calibrationRidge)
+	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.others, structured.right, calibrationRidge)
 	hits := 0
 	for _, r := range text.right {
 		if r {
@@ -183,7 +184,7 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 	if len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right) {
 		return c, nil
 	}
-	t := knowledge.FitCalibration(text.scores, text.margins, text.right, calibrationRidge)
+	t := knowledge.FitCalibration(text.scores, text.margins, text.others, text.right, calibrationRidge)
 	return c, &t
 }
 

@@ -29,6 +29,10 @@ type Facts struct {
 	Topics []string `json:"topics,omitempty"`
 	// Intent is the poster's stated goal in one line, if one was found.
 	Intent string `json:"intent,omitempty"`
+	// OtherEngine is the other serving engine (Vocabulary.OtherEngines)
+	// the post is about: one its commands run while none runs the main
+	// package, or one it names while never naming the main package.
+	OtherEngine string `json:"other_engine,omitempty"`
 	// Truncated reports that the post exceeded MaxPostBytes.
 	Truncated bool `json:"truncated,omitempty"`
 	// Package is the schema's main package, whose version in Versions

@@ -100,20 +100,28 @@ func featureSign(f string) int {
 // (every entry of a pack-only knowledge base is curated).
 const biasRidge = 1e-3
 
-// FitCalibration fits the calibration of top matches, from their scores
-// and margins, to whether they were right. l2 is a small ridge on the
-// slopes.
-func FitCalibration(scores, margins []float64, right []bool, l2 float64) Calibration {
+// FitCalibration fits the calibration of top matches, from their scores,
+// margins and the other_engine evidence of their posts (others, 0 or 1),
+// to whether they were right. l2 is a small ridge on the slopes.
+//
+// The other_engine coefficient is held at zero where it would come out
+// positive: a post about another engine is never evidence that this
+// knowledge base answers it (as FitWeights keeps evidence signs).
+func FitCalibration(scores, margins, others []float64, right []bool, l2 float64) Calibration {
 	rows := make([][]float64, len(scores))
 	ys := make([]float64, len(scores))
 	for i, s := range scores {
-		rows[i] = []float64{s, margins[i], 1}
+		rows[i] = []float64{s, margins[i], others[i], 1}
 		if right[i] {
 			ys[i] = 1
 		}
 	}
-	w := newton(rows, ys, []float64{l2, l2, biasRidge}, nil, nil)
-	return Calibration{Slope: round3(w[0]), Margin: round3(w[1]), Intercept: round3(w[2])}
+	ridge := []float64{l2, l2, l2, biasRidge}
+	w := newton(rows, ys, ridge, nil, nil)
+	if w[2] > 0 {
+		w = newton(rows, ys, ridge, []bool{false, false, true, false}, nil)
+	}
+	return Calibration{Slope: round3(w[0]), Margin: round3(w[1]), OtherEngine: round3(w[2]), Intercept: round3(w[3])}
 }
 
 // newton maximises the L2-penalised log likelihood of a logistic model

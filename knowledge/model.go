@@ -40,13 +40,20 @@ type Model struct {
 }
 
 // Calibration is a Platt scaling of scores to probabilities, widened by
-// the margin: p = σ(Slope·score + Margin·(score − best other score) +
-// Intercept). Two entries that fit equally well make either one less
-// likely to be the one staff accept.
+// the margin and by what is known of the post as a whole:
+// p = σ(Slope·score + Margin·(score − best other score) +
+// OtherEngine·[the post is about another engine] + Intercept). Two
+// entries that fit equally well make either one less likely to be the one
+// staff accept. Evidence about the post rather than an entry (the
+// other_engine evidence every candidate of such a post carries) cannot be
+// weighed by the ranking, whose weights compare one post's candidates
+// with each other; it is weighed here, against how often such posts' top
+// matches were right. Older model files have no OtherEngine (0).
 type Calibration struct {
-	Slope     float64 `json:"slope"`
-	Margin    float64 `json:"margin"`
-	Intercept float64 `json:"intercept"`
+	Slope       float64 `json:"slope"`
+	Margin      float64 `json:"margin"`
+	OtherEngine float64 `json:"other_engine,omitempty"`
+	Intercept   float64 `json:"intercept"`
 }
 
 //go:embed model/default.json
@@ -110,21 +117,22 @@ func (m *Model) Score(evidence map[string]float64) float64 {
 }
 
 // Probability calibrates a score with its margin over the best other
-// match.
-func (m *Model) Probability(score, margin float64) float64 {
-	return m.Calibration.probability(score, margin)
+// match and the post's own evidence (other is 1 for a post about another
+// engine, else 0).
+func (m *Model) Probability(score, margin, other float64) float64 {
+	return m.Calibration.probability(score, margin, other)
 }
 
-func (c Calibration) probability(score, margin float64) float64 {
-	return sigmoid(c.Slope*score + c.Margin*margin + c.Intercept)
+func (c Calibration) probability(score, margin, other float64) float64 {
+	return sigmoid(c.Slope*score + c.Margin*margin + c.OtherEngine*other + c.Intercept)
 }
 
 // textProbability calibrates a match that only word overlap supports.
-func (m *Model) textProbability(score, margin float64) float64 {
+func (m *Model) textProbability(score, margin, other float64) float64 {
 	if c := m.TextCalibration; c != nil {
-		return c.probability(score, margin)
+		return c.probability(score, margin, other)
 	}
-	return 0.5 * m.Probability(score, margin)
+	return 0.5 * m.Probability(score, margin, other)
 }
 
 // noOther is the margin of a match with no competitor.
@@ -162,9 +170,10 @@ func (m *Model) Rescore(ms []Match) []Match {
 		return ms[i].ID < ms[j].ID
 	})
 	for i, margin := range Margins(ms) {
-		c := m.Probability(ms[i].Score, margin)
+		other := ms[i].Evidence[OtherEngineEvidence]
+		c := m.Probability(ms[i].Score, margin, other)
 		if !ms[i].Structured {
-			c = m.textProbability(ms[i].Score, margin)
+			c = m.textProbability(ms[i].Score, margin, other)
 		}
 		ms[i].Confidence = round3(c)
 	}

@@ -82,21 +82,22 @@ func TestFitWeightsLearnsAndKeepsSigns(t *testing.T) {
 
 func TestFitCalibration(t *testing.T) {
 	t.Parallel()
-	var scores, margins []float64
+	var scores, margins, others []float64
 	var right []bool
 	for i := range 100 {
 		s := float64(i%10) - 5
 		scores = append(scores, s)
 		margins = append(margins, 0)
+		others = append(others, 0)
 		right = append(right, s > 0 && i%3 != 0)
 	}
-	c := FitCalibration(scores, margins, right, 0.01)
+	c := FitCalibration(scores, margins, others, right, 0.01)
 	m := &Model{Calibration: c}
 	// A logistic fit with an intercept is calibrated in the large: its
 	// mean probability is the observed rate; and it rises with the score.
 	sum, n := 0.0, 0
 	for i, s := range scores {
-		sum += m.Probability(s, margins[i])
+		sum += m.Probability(s, margins[i], 0)
 		if right[i] {
 			n++
 		}
@@ -104,8 +105,47 @@ func TestFitCalibration(t *testing.T) {
 	if mean, rate := sum/float64(len(scores)), float64(n)/float64(len(scores)); mean < rate-0.01 || mean > rate+0.01 {
 		t.Errorf("mean probability %.3f, observed rate %.3f", mean, rate)
 	}
-	if lo, hi := m.Probability(-4, 0), m.Probability(4, 0); lo >= hi || lo > 0.1 {
+	if lo, hi := m.Probability(-4, 0, 0), m.Probability(4, 0, 0); lo >= hi || lo > 0.1 {
 		t.Errorf("calibration %+v: p(-4) = %.3f, p(4) = %.3f", c, lo, hi)
+	}
+}
+
+// Posts about another engine whose top matches were wrong make such a
+// post's confidence lower than its score alone says; posts about another
+// engine whose matches were right never make it higher (the coefficient
+// keeps its sign).
+func TestCalibrationOtherEngine(t *testing.T) {
+	t.Parallel()
+	fit := func(othersRight bool) Calibration {
+		var scores, margins, others []float64
+		var right []bool
+		for i := range 120 {
+			s := float64(i%6) - 2
+			other := 0.0
+			if i%4 == 0 {
+				other = 1
+			}
+			scores = append(scores, s)
+			margins = append(margins, 0)
+			others = append(others, other)
+			if other == 1 {
+				right = append(right, othersRight)
+			} else {
+				right = append(right, s > 0 && i%5 != 0)
+			}
+		}
+		return FitCalibration(scores, margins, others, right, 1)
+	}
+	c := fit(false)
+	if c.OtherEngine >= -0.5 {
+		t.Errorf("other engines' posts always wrong: coefficient %.3f, want clearly negative", c.OtherEngine)
+	}
+	m := &Model{Calibration: c}
+	if about, not := m.Probability(2, 0, 1), m.Probability(2, 0, 0); about >= not {
+		t.Errorf("p(another engine's post) = %.3f, p(this package's) = %.3f at the same score", about, not)
+	}
+	if c := fit(true); c.OtherEngine != 0 {
+		t.Errorf("other engines' posts always right: coefficient %.3f, want held at 0", c.OtherEngine)
 	}
 }
 
@@ -119,7 +159,7 @@ func TestTextCalibration(t *testing.T) {
 	old := *m
 	old.TextCalibration = nil
 	got := old.Rescore(slices.Clone(ms))[0]
-	if want := round3(0.5 * old.Probability(got.Score, noOther)); got.Confidence != want {
+	if want := round3(0.5 * old.Probability(got.Score, noOther, 0)); got.Confidence != want {
 		t.Errorf("without a text calibration: confidence %.3f, want half the structured one, %.3f", got.Confidence, want)
 	}
 	fitted := *m

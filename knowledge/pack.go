@@ -209,6 +209,7 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 		v.ModelFamilies = appendUnique(v.ModelFamilies, o.Vocabulary.ModelFamilies...)
 		v.Packages = appendUnique(v.Packages, o.Vocabulary.Packages...)
 		v.Orgs = appendUnique(v.Orgs, o.Vocabulary.Orgs...)
+		v.OtherEngines = appendUnique(v.OtherEngines, o.Vocabulary.OtherEngines...)
 		for plat, words := range o.Vocabulary.Hardware {
 			if v.Hardware == nil {
 				v.Hardware = map[string][]string{}

@@ -68,9 +68,15 @@ const (
 	fDocs         = "docs"           // a documentation page
 )
 
+// OtherEngineEvidence is evidence about the post, not the entry: every
+// candidate of a post about another engine (Facts.OtherEngine) carries
+// it. It is not a ranking feature, since it cannot tell one candidate
+// from another; the calibration weighs it (Calibration.OtherEngine).
+const OtherEngineEvidence = "other_engine"
+
 // negativeFeatures are evidence against a match; they are not scaled by
 // the entry's prior.
-var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true}
+var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true, OtherEngineEvidence: true}
 
 // Features lists every feature name in a fixed order.
 var Features = slices.Concat([]string{fText}, keyFeatures[:], []string{fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
@@ -219,6 +225,11 @@ func (s *scorer) scoreEntry(c Candidate) (Match, []string) {
 	s.platformEvidence(ev, e)
 	s.versionEvidence(ev, e)
 	s.topicEvidence(ev, e)
+	if s.f.OtherEngine != "" {
+		// The same for every candidate: it moves the post's confidence,
+		// not the order of its matches.
+		ev.add(OtherEngineEvidence, 1, "the post is about "+s.f.OtherEngine+", not this knowledge base's package")
+	}
 	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
 		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
 	return m, flagsHit

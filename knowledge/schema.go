@@ -42,6 +42,7 @@ type Schema struct {
 	// packages its package names, once prepared is set.
 	logFormats compiledLogs
 	packages   compiledPackages
+	engines    compiledEngines
 	prepared   bool
 }
 
@@ -83,6 +84,11 @@ type Vocabulary struct {
 	// repositories and pages look like model ids (vllm-project/vllm,
 	// docs.vllm.ai/en).
 	Orgs []string `yaml:"orgs" json:"orgs,omitempty"`
+	// OtherEngines are the programs and projects that do the main
+	// package's job (serving models, for vLLM: lmdeploy, sglang,
+	// llama.cpp): posts about them land on the forum too, and its
+	// knowledge does not answer them (Facts.OtherEngine).
+	OtherEngines []string `yaml:"other_engines" json:"other_engines,omitempty"`
 }
 
 // LogFormats are regular expressions for the lines a main package logs
@@ -177,6 +183,7 @@ func (s *Schema) Prepare() *Schema {
 	s.templates = compileTemplates(s.Templates, s.Vocabulary.DeviceWords)
 	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed
 	s.packages = compilePackages(s.Vocabulary.Packages)
+	s.engines = compileEngines(s.Vocabulary.OtherEngines, s.Vocabulary.Package.Name)
 	s.prepared = true
 	return s
 }

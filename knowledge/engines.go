@@ -1,0 +1,84 @@
+package knowledge
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// compiledEngines are a vocabulary's other engines and its main package
+// ready to find in a post's text. A nil pattern finds nothing.
+type compiledEngines struct {
+	// names lowers every other engine's name, for commands.
+	names []string
+	// other finds any other engine's name as a word of its own; main
+	// finds the main package's.
+	other, main *regexp.Regexp
+}
+
+// compileEngines compiles the names. A name is a word of its own when no
+// letter, digit, underscore or dash touches it: "sglang" in "sglang
+// 0.4.3" and "python -m sglang.launch_server", not in "user_sglang"; and
+// "vllm" in "vllm: 0.7.2", not in "2_Vllm_test" or "vllm_config".
+func compileEngines(others []string, main string) compiledEngines {
+	var c compiledEngines
+	var quoted []string
+	for _, n := range others {
+		if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
+			c.names = append(c.names, n)
+			quoted = append(quoted, regexp.QuoteMeta(n))
+		}
+	}
+	if len(quoted) > 0 {
+		c.other = wordOfItsOwn(strings.Join(quoted, "|"))
+	}
+	if main != "" {
+		c.main = wordOfItsOwn(regexp.QuoteMeta(strings.ToLower(main)))
+	}
+	return c
+}
+
+func wordOfItsOwn(alternatives string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^\w-])(` + alternatives + `)(?:$|[^\w-])`)
+}
+
+// otherEngine returns the other serving engine a post is about (see
+// Facts.OtherEngine), lower case, or "".
+//
+// A command decides first: one that runs the main package's program
+// makes the post the main package's, one that runs another engine
+// (lmdeploy serve, python -m sglang.launch_server, trtllm-serve) makes it
+// that engine's. Without either, the post is about another engine when it
+// names one and never the main package: a vLLM forum's posts rarely fail
+// to say vLLM somewhere (a version listing, a log line, an image) when
+// they are about it.
+func (s *Schema) otherEngine(doc *document, cmds []Command) string {
+	if s == nil || len(s.engines.names) == 0 {
+		return ""
+	}
+	main := strings.ToLower(s.Vocabulary.Package.Name)
+	ran := ""
+	for _, c := range cmds {
+		prog := strings.ToLower(c.Program)
+		head, _, _ := strings.Cut(prog, ".") // python -m sglang.launch_server
+		if main != "" && (prog == main || head == main) {
+			return ""
+		}
+		for _, name := range []string{prog, head} {
+			if ran == "" && slices.Contains(s.engines.names, name) {
+				ran = name
+			}
+		}
+	}
+	if ran != "" {
+		return ran
+	}
+	text := doc.scanText()
+	if s.engines.main != nil && s.engines.main.MatchString(text) {
+		return ""
+	}
+	if m := s.engines.other.FindStringSubmatch(text); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}

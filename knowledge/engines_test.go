@@ -1,0 +1,69 @@
+package knowledge
+
+import "testing"
+
+// Posts about another serving engine reach a vLLM forum too: the vllm-dev
+// set holds seven, about lmdeploy, sglang, llama.cpp and TensorRT-LLM,
+// from five projects' trackers. A command decides first; without one, the
+// names the post uses do.
+func TestOtherEngine(t *testing.T) {
+	t.Parallel()
+	s := vllmSchema(t)
+	tests := []struct {
+		name, title, body, want string
+	}{
+		{"runs lmdeploy", "[Bug] tool-call-parser fails", "`lmdeploy serve api_server ./model --tp 2 --tool-call-parser qwen`", "lmdeploy"},
+		{"runs a python module of sglang", "[Bug] server just gets stuck",
+			"```\nCUDA_VISIBLE_DEVICES=1 /opt/envs/user_sglang/bin/python -m sglang.launch_server --model /data/m\n```\n```\nsglang: 0.4.2\nvllm: 0.7.2\n```", "sglang"},
+		{"names trtllm-serve in the title", "trtllm-serve freezes with TP > 1 on L40S", "It hangs after loading the engine.", "trtllm-serve"},
+		{"names sglang in a sentence", "caught between two memory errors", "Run sglang with --mem-fraction-static 0.85 and CUDA OOM occurs.", "sglang"},
+		{"names llama.cpp in a URL", "Embeddings fail", "```\ncurl http://localhost:12434/engines/llama.cpp/v1/embeddings\n```", "llama.cpp"},
+		// Posts about vLLM that mention another engine stay vLLM's.
+		{"compares with vLLM", "sglang is faster than vLLM on H100", "Same model, same GPU.", ""},
+		{"runs vllm, mentions ollama", "Moving from ollama", "```\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n```\nIt fails with OOM.", ""},
+		{"vllm in a version listing", "Hangs on start", "Using lmdeploy's bench script.\n```\nvllm: 0.7.2\n```", ""},
+		// A name inside another word is not the engine's.
+		{"engine name inside a path", "Server crashes", "```\n/home/me/user_sglang/run.sh\n```", ""},
+		{"says nothing", "Server crashes on start", "It dies after loading the weights.", ""},
+	}
+	for _, tt := range tests {
+		f, err := Extract(Post{Title: tt.title, Body: tt.body}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.OtherEngine != tt.want {
+			t.Errorf("%s: OtherEngine = %q, want %q", tt.name, f.OtherEngine, tt.want)
+		}
+	}
+}
+
+// Every candidate of a post about another engine carries the evidence,
+// so the calibration can weigh it; the ranking of the candidates does not
+// change.
+func TestOtherEngineEvidence(t *testing.T) {
+	t.Parallel()
+	s := vllmSchema(t)
+	post := Post{Title: "Tool calling broken", Body: "`lmdeploy serve api_server ./m --tool-call-parser qwen`"}
+	f, err := Extract(post, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := []Candidate{
+		{Entry: Entry{ID: "a", Title: "tool-call-parser qwen drops calls", Flags: []string{"--tool-call-parser"}}, TextScore: 2},
+		{Entry: Entry{ID: "b", Title: "Tool calling docs"}, TextScore: 1},
+	}
+	about := Rank(post, &f, cands, DefaultModel())
+	f.OtherEngine = ""
+	not := Rank(post, &f, cands, DefaultModel())
+	if a, n := about[0].Confidence, not[0].Confidence; a >= n {
+		t.Errorf("top confidence %.3f about another engine, %.3f not: the embedded calibration does not weigh it", a, n)
+	}
+	for i, m := range about {
+		if m.Evidence[OtherEngineEvidence] != 1 {
+			t.Errorf("%s: other_engine evidence %v, want 1", m.ID, m.Evidence[OtherEngineEvidence])
+		}
+		if m.ID != not[i].ID || m.Score != not[i].Score {
+			t.Errorf("rank %d: %s (%.3f) about another engine, %s (%.3f) not: the evidence moved the ranking", i, m.ID, m.Score, not[i].ID, not[i].Score)
+		}
+	}
+}
