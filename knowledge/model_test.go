@@ -151,7 +151,9 @@ func TestCalibrationOtherEngine(t *testing.T) {
 
 // A match only word overlap supports is calibrated by TextCalibration
 // when the model has one, and at half the structured calibration when it
-// does not (model files written before it existed).
+// does not (model files written before it existed, and fits on too few
+// posts with such a top match: the shipped models, once a shared topic
+// tag counted as structured evidence, see bench.calibrate).
 func TestTextCalibration(t *testing.T) {
 	t.Parallel()
 	m := DefaultModel()
@@ -166,9 +168,6 @@ func TestTextCalibration(t *testing.T) {
 	fitted.TextCalibration = &Calibration{Slope: 0, Margin: 0, Intercept: 0}
 	if got := fitted.Rescore(slices.Clone(ms))[0]; got.Confidence != 0.5 {
 		t.Errorf("with a flat text calibration: confidence %.3f, want 0.5", got.Confidence)
-	}
-	if m.TextCalibration == nil {
-		t.Error("the shipped model has no text calibration")
 	}
 }
 

@@ -27,7 +27,11 @@ type Match struct {
 	Score   float64  `json:"score"`
 	Reasons []string `json:"reasons"`
 	// Structured reports whether anything beyond word overlap supports the
-	// match: an error signature, a flag, a version range or a model.
+	// match: an error signature or class, a described symptom, a flag, a
+	// model, or a pack topic tag the post is about too (the pack's topic
+	// rules read flags, error strings, platforms and its own words, so a
+	// shared tag is the pack's judgement, not shared wording). Only a
+	// structured match is replied with or cited.
 	Structured bool `json:"structured"`
 	// Evidence holds the named features the Model weighs into Score.
 	Evidence map[string]float64 `json:"evidence,omitempty"`
@@ -231,7 +235,7 @@ func (s *scorer) scoreEntry(c Candidate) (Match, []string) {
 		ev.add(OtherEngineEvidence, 1, "the post is about "+s.f.OtherEngine+", not this knowledge base's package")
 	}
 	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
-		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0
+		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0 || m.Evidence[fTopic] > 0
 	return m, flagsHit
 }
 
