@@ -147,10 +147,10 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 // calibrate fits the calibrations of the top match of each answerable
 // prediction, scored by scorer(i), against whether staff would accept it:
 // one over the posts whose top match is structured, one over those whose
-// top match only word overlap supports. The second is nil (the model then
-// halves the first) when fewer than minTextCalibration posts, or posts of
-// only one outcome, have such a top match: three parameters cannot be
-// fitted on fewer.
+// top match only word overlap supports. When fewer than
+// minTextCalibration posts, or posts of only one outcome, have such a top
+// match, a calibration of their own cannot be fitted, and theirs is the
+// one fitted on every top match together; with none at all it is nil.
 func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration) {
 	type sample struct {
 		scores, margins, others []float64
@@ -182,7 +182,12 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		}
 	}
 	if len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right) {
-		return c, nil
+		if len(text.right) == 0 {
+			return c, nil
+		}
+		pooled := knowledge.FitCalibration(slices.Concat(structured.scores, text.scores), slices.Concat(structured.margins, text.margins),
+			slices.Concat(structured.others, text.others), slices.Concat(structured.right, text.right), calibrationRidge)
+		return c, &pooled
 	}
 	t := knowledge.FitCalibration(text.scores, text.margins, text.others, text.right, calibrationRidge)
 	return c, &t

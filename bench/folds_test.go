@@ -190,14 +190,36 @@ func TestCalibrateFitsWordOverlapTops(t *testing.T) {
 	if !(pHigh > 0.5 && pLow < 0.5) {
 		t.Errorf("text calibration %+v: p(low overlap) %.2f, p(high overlap) %.2f; want high overlap likely, low unlikely", *text, pLow, pHigh)
 	}
-	if _, text := calibrate(preds[:minTextCalibration-1], scorer); text != nil {
-		t.Errorf("a text calibration from %d posts; want none below %d", minTextCalibration-1, minTextCalibration)
+	// Below minTextCalibration such posts, or with one outcome only, the
+	// word-overlap tops are calibrated with all the others: the text
+	// calibration is the one fitted on every top match together.
+	var structured []Prediction
+	for i := range 20 {
+		top := "e1"
+		if i%3 == 0 {
+			top = "other"
+		}
+		structured = append(structured, pred(fmt.Sprint("s", i), Support, top, float64(i%7), "e1"))
 	}
 	var allWrong []Prediction
 	for i := range 12 {
 		allWrong = append(allWrong, textPred(string(rune('a'+i)), float64(i)/4, false))
 	}
-	if _, text := calibrate(allWrong, scorer); text != nil {
-		t.Error("a text calibration from 12 posts of one outcome")
+	for name, few := range map[string][]Prediction{"too few": preds[:minTextCalibration-1], "one outcome": allWrong} {
+		all := slices.Concat(structured, few)
+		_, text := calibrate(all, scorer)
+		var asStructured []Prediction
+		for _, p := range all {
+			p.Matches = slices.Clone(p.Matches)
+			p.Matches[0].Structured = true
+			asStructured = append(asStructured, p)
+		}
+		pooled, _ := calibrate(asStructured, scorer)
+		if text == nil || *text != pooled {
+			t.Errorf("%s: text calibration %+v, want the pooled one %+v", name, text, pooled)
+		}
+	}
+	if _, text := calibrate(structured, scorer); text != nil {
+		t.Errorf("a text calibration %+v with no word-overlap top match", *text)
 	}
 }
