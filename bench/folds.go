@@ -30,7 +30,7 @@ func (p Prediction) Result(m *knowledge.Model, t knowledge.Thresholds) Result {
 	}
 	d, conf, cited := knowledge.DecisionIgnore, 0.0, []knowledge.Match(nil)
 	if !p.Ignored {
-		d, conf, cited = knowledge.DecideQuestion(matches, t)
+		d, conf, cited = knowledge.DecideQuestion(&p.Facts, matches, t)
 	}
 	r := Result{CaseID: p.Case.ID, Facts: &p.Facts, Decision: d, Confidence: conf}
 	for _, m := range matches {

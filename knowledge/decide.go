@@ -94,19 +94,26 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 	if !IsSupportQuestion(title, f, body) {
 		return DecisionIgnore, 0, nil
 	}
-	return DecideQuestion(ranked, t)
+	return DecideQuestion(f, ranked, t)
 }
 
 // DecideQuestion decides a post already known to be a support question
 // (IsSupportQuestion): reply with citations when the top match is
 // structured and sure enough, else abstain.
-func DecideQuestion(ranked []Match, t Thresholds) (Decision, float64, []Match) {
+//
+// A post about another serving engine (Facts.OtherEngine) is never
+// replied to, however sure its top match: the knowledge base is about
+// the main package, so an entry that looks like the post's problem is
+// the main package's version of it, and its advice (flags, releases,
+// fixes) is for software the poster does not run. Its confidence stays,
+// for the queue.
+func DecideQuestion(f *Facts, ranked []Match, t Thresholds) (Decision, float64, []Match) {
 	if len(ranked) == 0 {
 		return DecisionAbstain, 0, nil
 	}
 	top := ranked[0]
 	conf := Confidence(top)
-	if conf < t.Reply || !top.Structured {
+	if conf < t.Reply || !top.Structured || f.OtherEngine != "" {
 		return DecisionAbstain, conf, nil
 	}
 	return DecisionReply, conf, Citations(ranked, t, nil)

@@ -67,3 +67,18 @@ func TestOtherEngineEvidence(t *testing.T) {
 		}
 	}
 }
+
+// A post about another engine is never replied to, however sure its top
+// match; its confidence stays, for the queue.
+func TestDecideOtherEngine(t *testing.T) {
+	t.Parallel()
+	ranked := []Match{{ID: "a", Structured: true, Confidence: 0.99, Relevance: 0.99}}
+	th := Thresholds{Reply: 0.5, CiteRelevance: 0.5, MaxCitations: 4}
+	if d, _, cited := DecideQuestion(&Facts{}, ranked, th); d != DecisionReply || len(cited) != 1 {
+		t.Fatalf("about vLLM: %s citing %d, want a reply citing 1", d, len(cited))
+	}
+	d, conf, cited := DecideQuestion(&Facts{OtherEngine: "lmdeploy"}, ranked, th)
+	if d != DecisionAbstain || conf != 0.99 || cited != nil {
+		t.Errorf("about lmdeploy: %s at %.2f citing %v, want abstain at 0.99 citing nothing", d, conf, cited)
+	}
+}
