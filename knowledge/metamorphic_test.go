@@ -43,6 +43,9 @@ func factPrint(f Facts, s *Schema) string {
 	if len(f.Models) > 0 {
 		fmt.Fprintf(&b, "model: %s\n", f.Models[0])
 	}
+	if f.OtherEngine != "" {
+		fmt.Fprintf(&b, "other engine: %s\n", f.OtherEngine)
+	}
 	return b.String()
 }
 
