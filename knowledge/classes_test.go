@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,26 @@ func TestReadingClasses(t *testing.T) {
 				}
 				if f.Versions["vllm"] != "0.8.5" {
 					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
+			// Jupyter and IPython print the class at the head of the
+			// traceback and frames as "File path:line, in f(...)".
+			name: "IPython traceback",
+			body: "In a notebook:\n```\n---------------------------------------------------------------------------\nTypeError                                 Traceback (most recent call last)\nCell In[3], line 4\n----> 4 llm = LLM(model=\"m/x\")\n\nFile ~/venv/lib/python3.10/site-packages/vllm/entrypoints/llm.py:93, in LLM.__init__(self, model)\n---> 93 self.llm_engine = LLMEngine.from_engine_args(engine_args)\n\nTypeError: __init__() got an unexpected keyword argument 'quantization'\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 1 || f.Errors[0].Type != "TypeError" || f.Errors[0].Message == "" || !slices.Contains(f.Errors[0].Packages, "vllm") {
+					t.Errorf("errors = %+v, want one TypeError with its message, from vllm's frames", f.Errors)
+				}
+			},
+		},
+		{
+			name: "IPython traceback cut before its last line",
+			body: "```\nValueError                                Traceback (most recent call last)\n~/venv/lib/python3.9/site-packages/vllm/model_executor/model_loader.py in _get_model_architecture(config)\n---> 27     raise ValueError(\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 1 || f.Errors[0].Type != "ValueError" || !slices.Contains(f.Errors[0].Packages, "vllm") {
+					t.Errorf("errors = %+v, want the head's ValueError, from vllm's frames", f.Errors)
 				}
 			},
 		},

@@ -32,9 +32,17 @@ var (
 	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:
 	// --api-key KEY".
-	usageErrRE    = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument --[\w-]+)(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
-	signalRE      = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
-	frameRE       = regexp.MustCompile(`^\s*File "([^"]+)", line \d+`)
+	usageErrRE = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument --[\w-]+)(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
+	signalRE   = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
+	// frameRE is a traceback frame as Python prints it (File "x.py",
+	// line 3), as IPython 8 and Jupyter print it (File
+	// ~/lib/x.py:93, in f(...)) and as IPython 7 did (~/lib/x.py in f(...)).
+	frameRE = regexp.MustCompile(`^\s*(?:File "([^"]+)", line \d+|File (\S+?\.py):\d+, in |(\S+?\.py) in [\w<>]+\()`)
+	// ipythonHeadRE is the head IPython and Jupyter print a traceback
+	// under: the exception class, then "Traceback (most recent call
+	// last)" on the same line. A paste cut before the last line still
+	// names its class here.
+	ipythonHeadRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|StopIteration|KeyboardInterrupt))\s{2,}Traceback \(most recent call last\)`)
 	causeMarkerRE = regexp.MustCompile(`^(The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)`)
 )
 
@@ -135,6 +143,17 @@ func (set *errorSet) add(e ErrorInfo) {
 func (set *errorSet) scanLines(lines []string) {
 	var frames, causes []string
 	inTraceback := false
+	// headed is the class an IPython traceback's head named, until the
+	// traceback's own exception line is read; a paste cut before it
+	// keeps the class alone, with the frames read so far.
+	headed := ""
+	flushHeaded := func() {
+		if headed != "" {
+			set.add(ErrorInfo{Type: headed, Packages: append([]string(nil), frames...)})
+			headed = ""
+		}
+	}
+	defer flushHeaded()
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
 		if len(raw) > 4096 {
@@ -150,12 +169,19 @@ func (set *errorSet) scanLines(lines []string) {
 		case t == "" || causeMarkerRE.MatchString(t):
 			continue
 		case strings.HasPrefix(t, "Traceback (most recent call last)"):
+			flushHeaded()
 			inTraceback = true
 			frames = frames[:0]
 			continue
 		}
+		if m := ipythonHeadRE.FindStringSubmatch(t); m != nil {
+			flushHeaded()
+			inTraceback, headed = true, m[1]
+			frames = frames[:0]
+			continue
+		}
 		if m := frameRE.FindStringSubmatch(l); m != nil {
-			if pkg := framePackage(m[1], set.main); pkg != "" && !contains(frames, pkg) {
+			if pkg := framePackage(m[1]+m[2]+m[3], set.main); pkg != "" && !contains(frames, pkg) {
 				frames = append(frames, pkg)
 			}
 			continue
@@ -166,7 +192,7 @@ func (set *errorSet) scanLines(lines []string) {
 				e.Packages = append([]string(nil), frames...)
 				e.Causes = append([]string(nil), causes...)
 				causes = append(causes, m[1])
-				inTraceback = false
+				inTraceback, headed = false, ""
 			}
 			set.add(e)
 			continue

@@ -42,7 +42,10 @@ type Issue struct {
 //     names (Vocabulary.titlePlatforms).
 //   - 5: settings an issue title names in their Python form
 //     ("data_parallel_size", "kv_cache_dtype") are among its flags.
-const Reading = 5
+//   - 6: IPython and Jupyter tracebacks are read: their frames name
+//     packages, and one cut before its last line keeps the class its
+//     head names ("TypeError   Traceback (most recent call last)").
+const Reading = 6
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -86,8 +89,12 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
 	doc.prose = append(doc.prose, e.Title)
 	for _, er := range extractErrors(doc, nil) {
+		sym := er.Type
+		if er.Message != "" {
+			sym += ": " + er.Message
+		}
 		if len(e.Symptoms) < 4 {
-			e.Symptoms = appendUnique(e.Symptoms, er.Type+": "+er.Message)
+			e.Symptoms = appendUnique(e.Symptoms, sym)
 		}
 	}
 	for _, f := range flagMentionRE.FindAllString(e.Title+"\n"+body, 32) {
