@@ -86,6 +86,7 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Update a more user-friendly error message when using V100 GPU", "raise ValueError(", false},
 		{"[Usage]: [V1] Misleading Error Messages", "vllm serve $MODEL", false},
 		{"Error message says CUDA out of memory but the GPU is empty", "torch.OutOfMemoryError", true},
+		{"Confusing error message about max_model_len, how do I fix it?", "ValueError: The model's max seq len", true},
 		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},
 	}
 	for _, tt := range tests {

@@ -50,6 +50,10 @@ var (
 	// 友好". Such posts paste the errors they want reworded, so they have to
 	// be told apart by the title before the errors make them support.
 	errorWordingRE = regexp.MustCompile(`(?i)\b(?:error|warning)\s+messages?\b[^.?!]{0,40}\b(?:(?:is|are)\s+)?(?:misleading|confusing|unclear|unhelpful|unfriendly|cryptic|not\s+(?:user[- ])?friendly)\b|\b(?:misleading|confusing|unclear|unhelpful|unfriendly|cryptic|user[- ]friendly|clearer|more\s+(?:helpful|informative|friendly|user[- ]friendly))\s+(?:error|warning)\s+messages?\b|(?:报错|错误信息|错误提示|提示信息)[^。？！?!]{0,20}不友好`)
+	// asksRE is a title that asks for help in so many words: a question
+	// mark, "how do I", "why". A title that complains of a confusing
+	// error message and asks how to get past it is a support question.
+	asksRE = regexp.MustCompile(`(?i)\?|\b(?:how (?:do|can|to|should)|why)\b`)
 	// docTitleRE is the documentation template's tag. Unlike the other
 	// non-support tags it is where many people ask how to do something or
 	// paste the error they hit ("[Doc]: Is Qwen2.5's long context YARN
@@ -70,7 +74,7 @@ var (
 // announcement, a feature request or chit-chat.
 func IsSupportQuestion(title string, f *Facts, body string) bool {
 	title = normalizeText(title)
-	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) {
+	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) && !asksRE.MatchString(title) {
 		return false
 	}
 	if docTitleRE.MatchString(title) {
