@@ -19,7 +19,8 @@
 //     main package, its log lines, the packages whose versions are read,
 //     hardware, model families, device names, issue labels, error
 //     templates) taken from the packs' Vocabulary and the knowledge
-//     base's entries, not from Go. What Go still names are the generic signs of a platform
+//     base's entries, not from Go (the other engines a post may be
+//     about too). What Go still names are the generic signs of a platform
 //     (platformSignals: "+rocm" and "+cpu" version suffixes, HIP errors,
 //     --gpus) and the forms in which CUDA, ROCm, NCCL, the NVIDIA driver
 //     and Python state their own versions.
@@ -31,4 +32,7 @@
 //   - Every Match carries the named evidence (Evidence) the Model weighs
 //     into its Score, the reasons shown to staff, and a calibrated
 //     Confidence.
+//   - Decide replies only with a structured match (more than shared
+//     words) whose confidence reaches the fitted threshold, and never to
+//     a post about another engine (Facts.OtherEngine).
 package knowledge
