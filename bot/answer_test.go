@@ -175,7 +175,7 @@ func TestSeedPost(t *testing.T) {
 	if n < 2 || len(ans.Cited) == 0 || !slices.Contains(seedSources, ans.Cited[0]) {
 		t.Errorf("reply cites %v: %d of the four expected sources, want at least 2, the first among them", ans.Cited, n)
 	}
-	for _, s := range []string{"1.6 GiB (0.1 × 15.98 GiB)", "15.09 GiB", "**Likely cause**", "`@herald`", "0.29.0"} {
+	for _, s := range []string{"1.6 GiB (0.1 × 15.98 GiB)", "15.09 GiB", "**From the docs**", "`@herald`", "0.29.0"} {
 		if !strings.Contains(ans.Reply, s) {
 			t.Errorf("reply lacks %q:\n%s", s, ans.Reply)
 		}

@@ -91,7 +91,7 @@ func TestAutoModeAnswersOnceWithSources(t *testing.T) {
 	if len(oom) != 1 {
 		t.Fatalf("bot posts in the OOM topic = %d, want 1", len(oom))
 	}
-	for _, want := range []string{"**Likely cause**", "github.com/vllm-project/vllm/issues/51396", "1.6 GiB", "<!-- herald:reply:"} {
+	for _, want := range []string{"**From the docs**", "github.com/vllm-project/vllm/issues/51396", "1.6 GiB", "<!-- herald:reply:"} {
 		if !strings.Contains(oom[0].Raw, want) {
 			t.Errorf("reply lacks %q", want)
 		}
@@ -127,7 +127,7 @@ func TestShadowModePostsNothing(t *testing.T) {
 		t.Fatalf("shadow decisions = %d, %v", len(list), err)
 	}
 	var r Reply
-	if err := json.Unmarshal(list[len(list)-1].Payload, &r); err != nil || !strings.Contains(r.Draft, "**Likely cause**") {
+	if err := json.Unmarshal(list[len(list)-1].Payload, &r); err != nil || !strings.Contains(r.Draft, "**From the docs**") {
 		t.Errorf("shadow draft not logged: %v %q", err, r.Draft)
 	}
 }

@@ -147,7 +147,12 @@ func diagnosis(f *Facts, cited []Match) string {
 		if cause == "" {
 			cause = "a known report with the same symptoms."
 		}
-		fmt.Fprintf(&b, " **Likely cause** (%s): %s", entryLink(top, false), cause)
+		// A docs page says how the thing works, not what went wrong.
+		label := "Likely cause"
+		if top.Kind == KindDocs {
+			label = "From the docs"
+		}
+		fmt.Fprintf(&b, " **%s** (%s): %s", label, entryLink(top, false), cause)
 	}
 	return b.String()
 }

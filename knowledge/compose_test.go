@@ -30,6 +30,20 @@ func TestComposeNeutralisesHostileText(t *testing.T) {
 	}
 }
 
+// A docs page is cited for how the thing works, not as the cause of the
+// failure; an issue is the likely cause.
+func TestComposeNamesWhatTheTopSourceIs(t *testing.T) {
+	t.Parallel()
+	f := Facts{Errors: []ErrorInfo{{Type: "torch.OutOfMemoryError", Message: "CUDA out of memory"}}}
+	for kind, want := range map[string]string{KindDocs: "**From the docs** ([", KindIssue: "**Likely cause** (["} {
+		m := Match{ID: "e", Entry: Entry{ID: "e", Kind: kind, URL: "https://example.org/e", Title: "Conserving memory",
+			Summary: "Cap the context length."}}
+		if reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"}); !strings.Contains(reply, want) {
+			t.Errorf("%s top: reply lacks %q:\n%s", kind, want, reply)
+		}
+	}
+}
+
 func TestComposeIsBounded(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 2000)

@@ -74,7 +74,7 @@ func TestAnswerJSONContract(t *testing.T) {
 	switch {
 	case got.Confidence <= 0 || got.Confidence > 1:
 		t.Errorf("confidence %v", got.Confidence)
-	case got.Decision == "reply" && !strings.Contains(got.Reply, "**Likely cause** (["),
+	case got.Decision == "reply" && !strings.Contains(got.Reply, "**From the docs** (["),
 		got.Decision == "abstain" && got.Reply != "",
 		got.Decision != "reply" && got.Decision != "abstain":
 		t.Errorf("decision %q reply %q", got.Decision, got.Reply)
