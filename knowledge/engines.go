@@ -7,12 +7,13 @@ import (
 )
 
 // compiledEngines are a vocabulary's other engines and its main package
-// ready to find in a post's text. A nil pattern finds nothing.
+// ready to find in a post's text.
 type compiledEngines struct {
-	// names lowers every other engine's name, for commands.
+	// names are the other engines' names in lower case, for commands.
 	names []string
-	// other finds any other engine's name as a word of its own; main
-	// finds the main package's.
+	// other finds any other engine's name as a word of its own (nil
+	// exactly when names is empty); main finds the main package's (nil
+	// when the vocabulary names none).
 	other, main *regexp.Regexp
 }
 
