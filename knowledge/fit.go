@@ -52,7 +52,7 @@ func FitWeights(ex []Example, l2 float64, prior map[string]float64) (weights map
 		ridge[j] = l2
 	}
 	ridge[d-1] = biasRidge
-	w := keepSigns(d, func(held []bool) []float64 { return newton(rows, ys, ridge, held, centre) })
+	w := keepSigns(featureSigns(d), func(held []bool) []float64 { return newton(rows, ys, ridge, held, centre) })
 	weights = map[string]float64{}
 	for j, f := range Features {
 		weights[f] = round3(w[j])
@@ -60,18 +60,18 @@ func FitWeights(ex []Example, l2 float64, prior map[string]float64) (weights map
 	return weights, round3(w[d-1])
 }
 
-// keepSigns fits weights (d columns, the features first) with fit,
-// holding at zero every feature whose weight comes out with the wrong
-// sign (see featureSign) and refitting, until every sign holds: an
-// active-set method.
-func keepSigns(d int, fit func(held []bool) []float64) []float64 {
-	held := make([]bool, d)
+// keepSigns fits weights with fit, holding at zero every column whose
+// weight comes out with the wrong sign for it (signs: +1 must not be
+// negative, −1 must not be positive, 0 either) and refitting, until
+// every sign holds: an active-set method.
+func keepSigns(signs []int, fit func(held []bool) []float64) []float64 {
+	held := make([]bool, len(signs))
 	var w []float64
-	for range Features {
+	for range signs {
 		w = fit(held)
 		violated := false
-		for j, f := range Features {
-			if sign := featureSign(f); !held[j] && (sign > 0 && w[j] < 0 || sign < 0 && w[j] > 0) {
+		for j, sign := range signs {
+			if !held[j] && (sign > 0 && w[j] < 0 || sign < 0 && w[j] > 0) {
 				held[j], violated = true, true
 			}
 		}
@@ -80,6 +80,16 @@ func keepSigns(d int, fit func(held []bool) []float64) []float64 {
 		}
 	}
 	return w
+}
+
+// featureSigns are the signs of d columns, the features (featureSign)
+// first and then columns of either sign (the bias).
+func featureSigns(d int) []int {
+	signs := make([]int, d)
+	for j, f := range Features {
+		signs[j] = featureSign(f)
+	}
+	return signs
 }
 
 // featureSign is the sign a feature's weight must have: +1 for evidence
@@ -104,9 +114,9 @@ const biasRidge = 1e-3
 // margins and the other_engine evidence of their posts (others, 0 or 1),
 // to whether they were right. l2 is a small ridge on the slopes.
 //
-// The other_engine coefficient is held at zero where it would come out
-// positive: a post about another engine is never evidence that this
-// knowledge base answers it (as FitWeights keeps evidence signs).
+// The other_engine coefficient keeps its sign as FitWeights' weights do
+// (keepSigns): a post about another engine is never evidence that this
+// knowledge base answers it.
 func FitCalibration(scores, margins, others []float64, right []bool, l2 float64) Calibration {
 	rows := make([][]float64, len(scores))
 	ys := make([]float64, len(scores))
@@ -117,10 +127,7 @@ func FitCalibration(scores, margins, others []float64, right []bool, l2 float64)
 		}
 	}
 	ridge := []float64{l2, l2, l2, biasRidge}
-	w := newton(rows, ys, ridge, nil, nil)
-	if w[2] > 0 {
-		w = newton(rows, ys, ridge, []bool{false, false, true, false}, nil)
-	}
+	w := keepSigns([]int{0, 0, -1, 0}, func(held []bool) []float64 { return newton(rows, ys, ridge, held, nil) })
 	return Calibration{Slope: round3(w[0]), Margin: round3(w[1]), OtherEngine: round3(w[2]), Intercept: round3(w[3])}
 }
 

@@ -47,7 +47,7 @@ func FitRankWeights(ex []Example, l2 float64, prior map[string]float64) (weights
 	for j, f := range Features {
 		centre[j] = prior[f]
 	}
-	w := keepSigns(d, func(held []bool) []float64 { return newtonRank(x, ex, sets, l2, held, centre) })
+	w := keepSigns(featureSigns(d), func(held []bool) []float64 { return newtonRank(x, ex, sets, l2, held, centre) })
 	// Scale and bias: relevance on the ranking score, over every candidate.
 	rows := make([][]float64, len(ex))
 	ys := make([]float64, len(ex))
