@@ -152,11 +152,7 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 // match, a calibration of their own cannot be fitted, and theirs is the
 // one fitted on every top match together; with none at all it is nil.
 func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration) {
-	type sample struct {
-		scores, margins, others []float64
-		right                   []bool
-	}
-	var structured, text sample
+	var structured, text topSample
 	for i, p := range preds {
 		if !answerable(p) {
 			continue
@@ -174,23 +170,44 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		s.others = append(s.others, ms[0].Evidence[knowledge.OtherEngineEvidence])
 		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
-	c := knowledge.FitCalibration(structured.scores, structured.margins, structured.others, structured.right, calibrationRidge)
-	hits := 0
-	for _, r := range text.right {
-		if r {
-			hits++
-		}
-	}
-	if len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right) {
-		if len(text.right) == 0 {
-			return c, nil
-		}
-		pooled := knowledge.FitCalibration(slices.Concat(structured.scores, text.scores), slices.Concat(structured.margins, text.margins),
-			slices.Concat(structured.others, text.others), slices.Concat(structured.right, text.right), calibrationRidge)
+	c := structured.fit()
+	switch hits := text.hits(); {
+	case len(text.right) == 0:
+		return c, nil
+	case len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right):
+		pooled := topSample{
+			scores:  slices.Concat(structured.scores, text.scores),
+			margins: slices.Concat(structured.margins, text.margins),
+			others:  slices.Concat(structured.others, text.others),
+			right:   slices.Concat(structured.right, text.right),
+		}.fit()
 		return c, &pooled
 	}
-	t := knowledge.FitCalibration(text.scores, text.margins, text.others, text.right, calibrationRidge)
+	t := text.fit()
 	return c, &t
+}
+
+// topSample is what a calibration is fitted on: each post's top match's
+// score, margin and other_engine evidence, and whether staff would
+// accept it.
+type topSample struct {
+	scores, margins, others []float64
+	right                   []bool
+}
+
+func (s topSample) fit() knowledge.Calibration {
+	return knowledge.FitCalibration(s.scores, s.margins, s.others, s.right, calibrationRidge)
+}
+
+// hits counts the accepted top matches.
+func (s topSample) hits() int {
+	n := 0
+	for _, r := range s.right {
+		if r {
+			n++
+		}
+	}
+	return n
 }
 
 // calibrationRidge is the L2 penalty on the calibration's slope and
