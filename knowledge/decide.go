@@ -77,20 +77,20 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) && !asksRE.MatchString(title) {
 		return false
 	}
+	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title)
 	if docTitleRE.MatchString(title) {
 		// The template's own heading ("📚 The doc issue") would match
 		// problemRE in any body, so only the title and errors count.
-		return len(f.Errors) > 0 || problemRE.MatchString(title) || questionRE.MatchString(title)
+		return len(f.Errors) > 0 || titleAsks
 	}
-	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) {
+	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) || titleAsks {
 		return true
 	}
 	head := body
 	if len(head) > 4000 {
 		head = head[:4000]
 	}
-	head = normalizeText(head)
-	return problemRE.MatchString(title) || questionRE.MatchString(title) || problemRE.MatchString(head)
+	return problemRE.MatchString(normalizeText(head))
 }
 
 // Decide picks the decision and the matches to cite.

@@ -9,8 +9,10 @@ import (
 // compiledEngines are a vocabulary's other engines and its main package
 // ready to find in a post's text.
 type compiledEngines struct {
-	// names are the other engines' names in lower case, for commands.
-	names []string
+	// names are the other engines' names in lower case, for commands,
+	// and mainName the main package's.
+	names    []string
+	mainName string
 	// other finds any other engine's name as a word of its own (nil
 	// exactly when names is empty); main finds the main package's (nil
 	// when the vocabulary names none).
@@ -33,8 +35,8 @@ func compileEngines(others []string, main string) compiledEngines {
 	if len(quoted) > 0 {
 		c.other = wordOfItsOwn(strings.Join(quoted, "|"))
 	}
-	if main != "" {
-		c.main = wordOfItsOwn(regexp.QuoteMeta(strings.ToLower(main)))
+	if c.mainName = strings.ToLower(main); c.mainName != "" {
+		c.main = wordOfItsOwn(regexp.QuoteMeta(c.mainName))
 	}
 	return c
 }
@@ -57,7 +59,7 @@ func (s *Schema) otherEngine(doc *document, cmds []Command) string {
 	if s == nil || len(s.engines.names) == 0 {
 		return ""
 	}
-	main := strings.ToLower(s.Vocabulary.Package.Name)
+	main := s.engines.mainName
 	ran := ""
 	for _, c := range cmds {
 		prog := strings.ToLower(c.Program)
