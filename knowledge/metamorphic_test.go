@@ -226,6 +226,7 @@ var lossyPerturbations = map[string]bool{"fences-removed": true, "cooked-html": 
 // corpusIssue is a row of ../shared/kb-corpus as `gh issue list` wrote
 // it, with what these tests read.
 type corpusIssue struct {
+	Number      int
 	Title, Body string
 	Labels      []struct{ Name string }
 }
