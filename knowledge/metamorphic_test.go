@@ -1,13 +1,9 @@
 package knowledge
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -151,26 +147,12 @@ func metamorphicPosts(t *testing.T) []metaPost {
 			posts = append(posts, metaPost{name: p.name, body: p.body})
 		}
 	}
-	fh, err := os.Open("../../shared/bench/vllm-dev/cases.jsonl")
-	if errors.Is(err, fs.ErrNotExist) {
+	cases, ok := devCases(t)
+	if !ok {
 		t.Log("../shared/bench/vllm-dev not found: the dev cases are skipped, the test posts still run")
 		return posts
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var c struct {
-			ID    string `json:"case_id"`
-			Title string `json:"title"`
-			Body  string `json:"body"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range cases {
 		posts = append(posts, metaPost{name: c.ID, title: c.Title, body: c.Body})
 	}
 	return posts
@@ -236,12 +218,9 @@ type corpusIssue struct {
 func readCorpus(t *testing.T) []corpusIssue {
 	t.Helper()
 	path := "../../shared/kb-corpus/vllm-issues.json"
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, ok := sharedFile(t, path)
+	if !ok {
 		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment)", path)
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 	var issues []corpusIssue
 	if err := json.Unmarshal(data, &issues); err != nil {

@@ -1,12 +1,12 @@
 package knowledge
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -19,33 +19,52 @@ type devCase struct {
 	Body     string `json:"body"`
 }
 
-// readDevCases reads the 95 labelled vllm-dev posts, skipping the test
-// when they are absent.
-func readDevCases(t *testing.T) []devCase {
+// devCasesPath is where the labelled vllm-dev posts sit, beside the
+// repository in the dev environment.
+const devCasesPath = "../../shared/bench/vllm-dev/cases.jsonl"
+
+// sharedFile reads a file of ../shared; ok is false when it is absent.
+func sharedFile(t *testing.T, path string) (data []byte, ok bool) {
 	t.Helper()
-	path := "../../shared/bench/vllm-dev/cases.jsonl"
-	fh, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment)", path)
+		return nil, false
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	var out []devCase
-	sc := bufio.NewScanner(fh)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
+	return data, true
+}
+
+// devCases reads the 95 labelled vllm-dev posts; ok is false when they
+// are absent.
+func devCases(t *testing.T) (cases []devCase, ok bool) {
+	t.Helper()
+	data, ok := sharedFile(t, devCasesPath)
+	if !ok {
+		return nil, false
+	}
+	for line := range strings.Lines(string(data)) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
 		var c devCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, c)
+		cases = append(cases, c)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	return cases, true
+}
+
+// readDevCases is devCases, skipping the test when they are absent.
+func readDevCases(t *testing.T) []devCase {
+	t.Helper()
+	cases, ok := devCases(t)
+	if !ok {
+		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment)", devCasesPath)
 	}
-	return out
+	return cases
 }
 
 // TestOtherEngineOnRealPosts measures Facts.OtherEngine on real posts
