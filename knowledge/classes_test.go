@@ -113,6 +113,51 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Compose and Kubernetes argument lists whose image line the
+			// excerpt left out, read off the corpus (vllm-project/vllm
+			// #31030, #12529, #40872): the model flag after other flags,
+			// a block list whose key was cut, a model given first.
+			name: "argument list with the model flag later",
+			body: "```\n    command: [\"--served-model-name\", \"qwen3\", \"--model\", \"/models/Qwen/Qwen3-235B\", \"--tensor-parallel-size\", \"4\"]\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Program != "vllm" || c.Flags["--tensor-parallel-size"] != "4" || c.Flags["--model"] != "/models/Qwen/Qwen3-235B" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			name: "block list without its key",
+			body: "```\nvllm==0.7.0\n        - vllm\n        - serve\n        - Qwen/Qwen2.5-Coder-32B-Instruct\n        - --max-model-len=12K\n        - --enforce-eager\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.String() != "vllm serve Qwen/Qwen2.5-Coder-32B-Instruct --enforce-eager --max-model-len=12K" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			name: "argument list that starts with the model",
+			body: "```\ncommand:\n  - openai/gpt-oss-120b\n  - --compilation-config\n  - '{\"mode\": 3}'\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.String() != `vllm serve openai/gpt-oss-120b --compilation-config={"mode": 3}` {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			// Neither a list of packages nor the arguments of an image no
+			// pack knows are a command of the engine's.
+			name: "lists that are not the engine's arguments",
+			body: "```yaml\ndependencies:\n  - vllm\n  - torch\n```\n\n```yaml\n    image: lmsysorg/sglang:latest\n    command: [\"--model-path\", \"Qwen/Qwen3-8B\", \"--trust-remote-code\"]\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 0 {
+					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
 			name: "Python API call",
 			body: "```python\nllm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", tensor_parallel_size=2, cpu_offload_gb=14)\n```",
 			check: func(t *testing.T, f Facts) {

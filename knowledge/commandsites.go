@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -223,19 +224,34 @@ func listCommands(block string, s *Schema) [][]string {
 	}
 	lines := strings.Split(block, "\n")
 	for i := 0; i < len(lines); i++ {
-		m := yamlListKeyRE.FindStringSubmatch(lines[i])
-		if m == nil {
+		indent, from := "", i+1
+		if m := yamlListKeyRE.FindStringSubmatch(lines[i]); m != nil {
+			indent = m[1]
+		} else if it := yamlItemRE.FindStringSubmatch(lines[i]); it != nil && (i == 0 || !yamlItemRE.MatchString(lines[i-1])) &&
+			s.program(strings.Trim(it[2], `"'`)) != nil {
+			// A list whose key an excerpt cut off still starts with its
+			// program: "- vllm", "- serve", "- --max-model-len=4096".
+			indent, from = it[1], i
+		} else {
 			continue
 		}
 		var words []string
-		for j := i + 1; j < len(lines) && len(words) < 200; j++ {
+		for j := from; j < len(lines) && len(words) < 200; j++ {
 			it := yamlItemRE.FindStringSubmatch(lines[j])
-			if it == nil || len(it[1]) < len(m[1]) {
+			if it == nil || len(it[1]) < len(indent) {
 				break
 			}
-			v := strings.Trim(it[2], `"'`)
+			v := it[2]
+			if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && v[1] != '-' {
+				// A quoted value is one word: '{"mode": 3}'.
+				words = append(words, v[1:len(v)-1])
+				continue
+			}
 			// "- --max-model-len=4096" and "- --max-model-len 4096".
-			words = append(words, strings.Fields(v)...)
+			words = append(words, strings.Fields(strings.Trim(v, `"'`))...)
+		}
+		if from == i && !slices.ContainsFunc(words, isFlagWord) {
+			continue // a list of package names: "- vllm", "- torch"
 		}
 		if ws := withProgram(words, image, s); ws != nil {
 			out = append(out, ws)
@@ -244,23 +260,31 @@ func listCommands(block string, s *Schema) [][]string {
 	return out
 }
 
+func isFlagWord(w string) bool { return strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w) }
+
 // withProgram prefixes a list of bare arguments with the program that
-// runs them: the program of the block's image, else the program whose
-// model flag the arguments use. Lists that already start with a program
-// are returned as they are.
+// runs them: the program of the block's image, else the one the
+// arguments name (argsProgram). Lists that already start with a program
+// are returned as they are; a list that starts with a model id is the
+// arguments of a serving image, whose entrypoint takes the model first
+// ("command: [openai/gpt-oss-120b, --max-model-len, ...]").
 func withProgram(words []string, image string, s *Schema) []string {
 	if len(words) == 0 {
 		return nil
 	}
-	if !strings.HasPrefix(words[0], "-") {
+	modelFirst := len(words) > 1 && looksLikeModel(words[0]) && isFlagWord(words[1]) && s.program(words[0]) == nil
+	if !isFlagWord(words[0]) && !modelFirst {
 		return words
 	}
 	var p *Program
 	if image != "" {
-		p, _ = s.image(image)
-	}
-	if p == nil {
-		p = s.byModelFlag(strings.Join(words, " "))
+		// An image no pack knows runs its own program, whatever flags
+		// its arguments share with a known one.
+		if p, _ = s.image(image); p == nil {
+			return nil
+		}
+	} else {
+		p = s.argsProgram(words, modelFirst)
 	}
 	if p == nil {
 		return nil

@@ -281,6 +281,39 @@ func (s *Schema) CanonicalFlag(f string) string {
 	return f
 }
 
+// argsProgram returns the program a list of bare arguments is for when
+// no image names it: the one whose model flag the list sets anywhere
+// ("--served-model-name", "x", "--model", "y"), else the one whose
+// boolean flags it uses, else, for a list that starts with a model id,
+// the one program whose container images take a model.
+func (s *Schema) argsProgram(words []string, modelFirst bool) *Program {
+	if s == nil {
+		return nil
+	}
+	for _, w := range words {
+		if p := s.byModelFlag(w + " "); p != nil {
+			return p
+		}
+	}
+	var imaged *Program
+	n := 0
+	for i := range s.Programs {
+		p := &s.Programs[i]
+		for _, w := range words {
+			if k, _, _ := strings.Cut(w, "="); isFlagWord(k) && p.isBoolean(normFlag(k)) {
+				return p
+			}
+		}
+		if len(p.Images) > 0 && p.ModelFlag != "" {
+			imaged, n = p, n+1
+		}
+	}
+	if modelFirst && n == 1 {
+		return imaged
+	}
+	return nil
+}
+
 // byModelFlag returns the program whose model flag begins line.
 func (s *Schema) byModelFlag(line string) *Program {
 	if s == nil || !strings.HasPrefix(line, "--") {
