@@ -102,6 +102,15 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Error message says CUDA out of memory but the GPU is empty", "torch.OutOfMemoryError", true},
 		{"Confusing error message about max_model_len, how do I fix it?", "ValueError: The model's max seq len", true},
 		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},
+		// Problem reports without an error or a template tag, as forum
+		// posts are titled: what the model returns, spellings of
+		// "cannot", Chinese problem words.
+		{"Llama2 answers is noise", "The output is random tokens.", true},
+		{"Phi-4-mini produces gibberish when input <4096 tokens", "Output below.", true},
+		{"Inconsistent responses with batch size > 1 even at temperature 0", "Same prompt, other answers.", true},
+		{"can not run with OpenGVLab/InternVL2_5-78B-MPO-AWQ", "INFO api server version 0.6.6", true},
+		{"vllm 部署 Qwen2-VL 服务存在内存泄漏", "内存一直增长", true},
+		{"Allow setting tool_choice none with auto tool choice", "It would be useful for agents.", false},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {

@@ -43,7 +43,15 @@ func Confidence(m Match) float64 { return m.Confidence }
 
 var (
 	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
-	problemRE         = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to)\b|\?`)
+	// problemRE is a post that says something is wrong or asks how:
+	// problem words, "how do I", a question mark, and their Chinese
+	// counterparts (问题, 报错, 无法, 如何, …), which need no word boundary.
+	problemRE = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to|can not|could not|couldn'?t|did not|didn'?t)\b|\?|问题|报错|错误|失败|无法|不能|异常|泄漏|泄露|崩溃|卡住|如何|怎么|为什么|为何`)
+	// outputProblemRE is a complaint about what the model or the server
+	// returns, a problem report without an error: "answers is noise",
+	// "produces gibberish", "Garbled Tokens", "Inconsistent Responses",
+	// "generate bad output", "memory leakage", "throughput regression".
+	outputProblemRE = regexp.MustCompile(`(?i)\b(gibberish|garbled?|garbage|nonsens(e|ical)|noise|inconsistent|degenerate[ds]?|bad (output|outputs|results?|quality|responses?)|incorrect(ly)?|invalid|wrong|leak(age|s|ing)?|regression|degrad(ed|es|ation)|drops?|dropped|never|missing|empty)\b`)
 	// errorWordingRE is a title that asks for better error messages
 	// rather than for help with one: "Update a more user-friendly error
 	// message …", "[V1] Misleading Error Messages", "NPU 上…的报错对用户不
@@ -77,7 +85,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) && !asksRE.MatchString(title) {
 		return false
 	}
-	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title)
+	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title) || outputProblemRE.MatchString(title)
 	if docTitleRE.MatchString(title) {
 		// The template's own heading ("📚 The doc issue") would match
 		// problemRE in any body, so only the title and errors count.
