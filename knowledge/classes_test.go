@@ -94,6 +94,31 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An access-log line as uvicorn prints it behind a proxy
+			// (vllm-project/vllm#13252, which is not in the corpus): the
+			// address after the log level is no version.
+			name: "log level before an address",
+			body: "INFO:172.16.18.69:52036- \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error\nWARNING:root:1.2.3 is deprecated\n\nvllm==0.7.2",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Versions) != 1 || f.Versions["vllm"] != "0.7.2" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
+			// GPU names are the pack's hardware words, with a count before
+			// or after them as environment notes write it ("GPU：A800 * 8"
+			// in vllm-project/vllm#13252, "4*L40S").
+			name: "GPUs the pack names, with counts",
+			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.",
+			check: func(t *testing.T, f Facts) {
+				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}}
+				if !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			name: "image tag in prose",
 			body: "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
 			check: func(t *testing.T, f Facts) {

@@ -19,7 +19,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	f.Errors = extractErrors(doc, s)
 	f.Versions = extractVersions(doc, f.Commands, s)
 	f.Platform = extractPlatform(doc, f.Versions, f.Commands, s)
-	f.GPUs = extractGPUs(doc, f.Errors)
+	f.GPUs = extractGPUs(doc, f.Errors, s)
 	f.Models = extractModels(doc, f.Commands, s)
 	lines := doc.lines()
 	f.OS = firstMatch(osRE, lines)

@@ -1,7 +1,9 @@
 package knowledge
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -166,13 +168,48 @@ func containsHardwareWord(text, w string, prefix bool) bool {
 
 var (
 	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s?(?:GB|GiB|G)\s+((?:AMD|NVIDIA|Nvidia|Intel)?\s?(?:[\w-]+\s)?(?:GPU|card|VRAM))\b`)
-	gpuNamedRE    = regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?|(?:NVIDIA\s+)?(?:A100|H100|H200|H20|B200|GB200|A10G|A10|A30|A40|A6000|L40S|L40|L4|T4|V100|P100)|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*(\d{2,3})\s?GB)?`)
+	// defaultGPUs is the named-GPU pattern of a schema whose vocabulary
+	// names no products: the families written as patterns only.
+	defaultGPUs = compileGPUs(nil)
 )
+
+// compileGPUs returns the pattern of a GPU named in a post: the product
+// names of a vocabulary's hardware words (those with a digit and no
+// wildcard: A100, H800, P40, L40S), the numbered families (RTX 4090, MI300X,
+// RX 7900 XTX, Intel Arc A770), with an optional count before ("8x",
+// "4*") or after ("A800 * 8") and a memory size after ("80GB").
+// Submatches: 1 count before, 2 name, 3 memory, 4 count after.
+func compileGPUs(hardware map[string][]string) *regexp.Regexp {
+	var names []string
+	for _, words := range hardware {
+		for _, w := range words {
+			if gpuProductRE.MatchString(w) && !slices.Contains(names, w) {
+				names = append(names, regexp.QuoteMeta(w))
+			}
+		}
+	}
+	// Longest first, so that L40S is not read as L40 nor H200 as H20.
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	products := ""
+	if len(names) > 0 {
+		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)\b`
+	}
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?` + products +
+		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*(\d{2,3})\s?GB)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+}
+
+// gpuProductRE is a hardware word that names one product: letters then a
+// digit, no wildcard and no spaces ("A100", "MI100"; not "RTX*", "sm_*").
+var gpuProductRE = regexp.MustCompile(`^[A-Za-z]{1,3}\d[A-Za-z0-9]*$`)
 
 // extractGPUs finds accelerators with their memory where the post says it.
 // The total capacity printed in a CUDA OOM message fills in memory when no
 // size was stated.
-func extractGPUs(doc *document, errs []ErrorInfo) []GPU {
+func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
+	gpuNamedRE := defaultGPUs
+	if s != nil && s.gpus != nil {
+		gpuNamedRE = s.gpus
+	}
 	var out []GPU
 	seen := map[string]bool{}
 	var kept []string
@@ -209,7 +246,9 @@ func extractGPUs(doc *document, errs []ErrorInfo) []GPU {
 			g.MemoryGiB, _ = strconv.ParseFloat(m[3], 64)
 		}
 		if m[1] != "" {
-			g.Count, _ = strconv.Atoi(strings.TrimRight(strings.TrimSpace(m[1]), "x× "))
+			g.Count, _ = strconv.Atoi(strings.TrimRight(strings.TrimSpace(m[1]), "x×* "))
+		} else if m[4] != "" {
+			g.Count, _ = strconv.Atoi(m[4])
 		}
 		out = append(out, g)
 	}

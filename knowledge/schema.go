@@ -43,6 +43,7 @@ type Schema struct {
 	logFormats compiledLogs
 	packages   compiledPackages
 	engines    compiledEngines
+	gpus       *regexp.Regexp // the named-GPU pattern (compileGPUs)
 	prepared   bool
 }
 
@@ -184,6 +185,7 @@ func (s *Schema) Prepare() *Schema {
 	s.logFormats, _ = s.Vocabulary.Logs.compile() // packs are validated when parsed
 	s.packages = compilePackages(s.Vocabulary.Packages)
 	s.engines = compileEngines(s.Vocabulary.OtherEngines, s.Vocabulary.Package.Name)
+	s.gpus = compileGPUs(s.Vocabulary.Hardware)
 	s.prepared = true
 	return s
 }

@@ -112,6 +112,11 @@ var notPackages = map[string]bool{
 	"server": true, "runtime": true, "api": true, "build": true, "client": true, "engine": true,
 	"library": true, "lib": true, "package": true, "platform": true, "model": true, "bios": true,
 	"firmware": true, "protocol": true, "schema": true, "config": true, "file": true, "format": true,
+	// Log levels: uvicorn's access log ("INFO:172.16.18.69:52036 - "POST
+	// …") and Python's logging ("WARNING:root:…") put an address or a
+	// logger after them, never a version.
+	"info": true, "warning": true, "warn": true, "error": true, "debug": true, "critical": true,
+	"trace": true, "fatal": true, "notice": true,
 }
 
 // versionKey normalises a package name.
