@@ -172,6 +172,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A whole command line quoted as one item of a manifest's
+			// command list (vllm-project/vllm#4462, not in the corpus).
+			name: "command line quoted as one list item",
+			body: "```\n      containers:\n      - image: vllm/vllm-openai:0.4.1\n        command:\n        - \"python3 -m vllm.entrypoints.openai.api_server  --port 8080 --model /mnt/models/Qwen-14B-Chat --tensor-parallel-size 2\"\n        ports:\n        - containerPort: 8080\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Flags["--tensor-parallel-size"] != "2" || c.Flags["--model"] != "/mnt/models/Qwen-14B-Chat" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
 			// Neither a list of packages nor the arguments of an image no
 			// pack knows are a command of the engine's.
 			name: "lists that are not the engine's arguments",

@@ -242,8 +242,10 @@ func listCommands(block string, s *Schema) [][]string {
 				break
 			}
 			v := it[2]
-			if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && v[1] != '-' {
-				// A quoted value is one word: '{"mode": 3}'.
+			if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && (v[1] == '{' || v[1] == '[') {
+				// A quoted JSON value is one word: '{"mode": 3}'. Other
+				// quoted items are split: people quote a whole command
+				// line as one item ("python3 -m … --port 8080").
 				words = append(words, v[1:len(v)-1])
 				continue
 			}
