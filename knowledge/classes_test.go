@@ -108,11 +108,12 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// GPU names are the pack's hardware words, with a count before
 			// or after them as environment notes write it ("GPU：A800 * 8"
-			// in vllm-project/vllm#13252, "4*L40S").
+			// in vllm-project/vllm#13252, "4*L40S", "Tesla T4 (16GB) x 2"
+			// in LMCache/LMCache#238).
 			name: "GPUs the pack names, with counts",
-			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.",
+			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2",
 			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}}
+				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}}
 				if !slices.Equal(f.GPUs, want) {
 					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
 				}
