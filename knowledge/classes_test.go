@@ -185,6 +185,25 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A chart's extra arguments (production-stack's values,
+			// vllm-project/production-stack#43) under an "Exception:"
+			// heading that names no class; a pip list row is no run of
+			// the program (ByteDance-Seed/Seed-X-7B#7).
+			name: "chart extraArgs, a heading, a listing row",
+			body: "```\n    vllmConfig:\n      extraArgs: [\"--disable-log-requests\", \"--max-num-seqs\", \"1\"]\n```\n\nException:\n\n```\nINFO:     10.0.135.38:48284 - \"POST /v1/chat/completions HTTP/1.1\" 400 Bad Request\n```\n\n```\nvllm                              0.9.2\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve --disable-log-requests --max-num-seqs=1" {
+					t.Errorf("commands = %v", f.Commands)
+				}
+				if len(f.Errors) != 0 {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+				if f.Versions["vllm"] != "0.9.2" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
 			// Neither a list of packages nor the arguments of an image no
 			// pack knows are a command of the engine's.
 			name: "lists that are not the engine's arguments",

@@ -232,7 +232,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	calls, envs := shellCalls(line, rest)
 	var out []Command
 	for i, words := range calls {
-		if len(words) == 0 || isVersionQuery(words) {
+		if len(words) == 0 || isVersionQuery(words) || isListingRow(words) {
 			continue
 		}
 		if p := path.Base(words[0]); !s.knownProgram(p) && (i > 0 || !anyProgramRE.MatchString(strings.Join(words, " "))) {
@@ -529,6 +529,15 @@ func isVersionQuery(words []string) bool {
 	}
 	return false
 }
+
+// isListingRow reports whether the words of a line are a package and its
+// version as pip list and conda list print them ("vllm   0.9.2",
+// "vllm 0.6.1.post2"): a listing, not a run of the program.
+func isListingRow(words []string) bool {
+	return len(words) >= 2 && len(words) <= 4 && listedVersionRE.MatchString(words[1])
+}
+
+var listedVersionRE = regexp.MustCompile(`^v?\d+\.\d+(?:[.+\w-]*)$`)
 
 // ParseCommand parses one command line (as a label or a user would write
 // it) into its main command: the first command of a program the schema

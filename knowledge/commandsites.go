@@ -178,12 +178,14 @@ func dockerRunWords(words []string, s *Schema) string {
 }
 
 var (
-	// A string list after a Dockerfile instruction or a Compose or
-	// Kubernetes key: CMD ["vllm", "serve"], args: [ "--model", "x" ].
-	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint)\s*:\s*)\[`)
+	// A string list after a Dockerfile instruction or a Compose,
+	// Kubernetes or Helm key: CMD ["vllm", "serve"], args: [ "--model",
+	// "x" ], extraArgs: ["--max-num-seqs", "1"] (the values of vLLM's
+	// chart and of production-stack's).
+	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint|extraArgs|extra_args)\s*:\s*)\[`)
 	listItemRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
-	// A YAML block list under command: or args:.
-	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*$`)
+	// A YAML block list under command:, args: or a chart's extraArgs:.
+	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args|extraArgs|extra_args)\s*:\s*$`)
 	yamlItemRE    = regexp.MustCompile(`^(\s*)-\s+(.*?)\s*$`)
 	imageLineRE   = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
 )
