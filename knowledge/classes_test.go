@@ -204,6 +204,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Under a known serving image, a command list that names the
+			// model first by a variable is the entrypoint's arguments
+			// (kyuz0/amd-r9700-vllm-toolboxes#19); the other services'
+			// lists run their own images.
+			name: "compose services, each with its image",
+			body: "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai-rocm:v0.28.0\n    command:\n      - ${LLM_MODEL}\n      - --tensor-parallel-size\n      - \"2\"\n  cache:\n    image: redis:7\n    command: [\"redis-server\", \"--appendonly\", \"yes\"]\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve ${LLM_MODEL} --tensor-parallel-size=2" {
+					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
 			// Neither a list of packages nor the arguments of an image no
 			// pack knows are a command of the engine's.
 			name: "lists that are not the engine's arguments",

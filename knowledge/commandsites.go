@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -198,11 +199,21 @@ const maxListBytes = 4 << 10
 // list holds only arguments.
 func listCommands(block string, s *Schema) [][]string {
 	var out [][]string
-	image := ""
-	if m := imageLineRE.FindStringSubmatch(block); m != nil {
-		image = m[1]
+	// A list runs the image named nearest before it (the service's own,
+	// in a file of several), else the first one the block names.
+	images := imageLineRE.FindAllStringSubmatchIndex(block, 16)
+	imageAt := func(pos int) string {
+		img := ""
+		for _, m := range images {
+			if m[0] > pos && img != "" {
+				break
+			}
+			img = block[m[2]:m[3]]
+		}
+		return img
 	}
 	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
+		image := imageAt(loc[0])
 		rest := block[loc[1]:]
 		// A list cut off by the end of an excerpt still says what it says.
 		end := strings.IndexByte(rest, ']')
@@ -225,7 +236,9 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 	}
 	lines := strings.Split(block, "\n")
-	for i := 0; i < len(lines); i++ {
+	offset := 0 // of lines[i] in block
+	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
+		image := imageAt(offset)
 		indent, from := "", i+1
 		if m := yamlListKeyRE.FindStringSubmatch(lines[i]); m != nil {
 			indent = m[1]
@@ -277,14 +290,21 @@ func withProgram(words []string, image string, s *Schema) []string {
 		return nil
 	}
 	modelFirst := len(words) > 1 && looksLikeModel(words[0]) && isFlagWord(words[1]) && s.program(words[0]) == nil
-	if !isFlagWord(words[0]) && !modelFirst {
+	var p *Program
+	if image != "" {
+		p, _ = s.image(image)
+	}
+	// Under a known serving image, a list that does not start with a
+	// program is the entrypoint's arguments, whatever names the model
+	// first: "${LLM_MODEL}", a path, an id.
+	imageArgs := p != nil && !s.knownProgram(path.Base(words[0]))
+	if !isFlagWord(words[0]) && !modelFirst && !imageArgs {
 		return words
 	}
-	var p *Program
 	if image != "" {
 		// An image no pack knows runs its own program, whatever flags
 		// its arguments share with a known one.
-		if p, _ = s.image(image); p == nil {
+		if p == nil {
 			return nil
 		}
 	} else {
