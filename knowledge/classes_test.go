@@ -109,11 +109,12 @@ func TestReadingClasses(t *testing.T) {
 			// GPU names are the pack's hardware words, with a count before
 			// or after them as environment notes write it ("GPU：A800 * 8"
 			// in vllm-project/vllm#13252, "4*L40S", "Tesla T4 (16GB) x 2"
-			// in LMCache/LMCache#238).
+			// in LMCache/LMCache#238); a Radeon without its "RX" (a vllm-dev
+			// post; "7900 XT" in ROCm/legacy-rocm-build#4386).
 			name: "GPUs the pack names, with counts",
-			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2",
+			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2\n\nSince 2024 XT cards were sold too; mine is an AMD Radeon 7900 xtx.",
 			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}}
+				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}, {Name: "AMD Radeon 7900 xtx"}}
 				if !slices.Equal(f.GPUs, want) {
 					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
 				}

@@ -175,9 +175,10 @@ var (
 
 // compileGPUs returns the pattern of a GPU named in a post: the product
 // names of a vocabulary's hardware words (those with a digit and no
-// wildcard: A100, H800, P40, L40S), the numbered families (RTX 4090, MI300X,
-// RX 7900 XTX, Intel Arc A770), with an optional count before ("8x",
-// "4*") or after ("A800 * 8") and a memory size after ("80GB", "(16GB)").
+// wildcard: A100, H800, P40, L40S), the numbered families (RTX 4090,
+// MI300X, RX 7900 XTX or, without its RX, "Radeon 7900 xtx", Intel Arc
+// A770), with an optional count before ("8x", "4*") or after ("A800 * 8")
+// and a memory size after ("80GB", "(16GB)").
 // Submatches: 1 count before, 2 name, 3 memory, 4 count after.
 func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	var names []string
@@ -195,7 +196,7 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)\b`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?` + products +
-		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
 // gpuProductRE is a hardware word that names one product: letters then a
