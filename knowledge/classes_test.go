@@ -110,11 +110,12 @@ func TestReadingClasses(t *testing.T) {
 			// or after them as environment notes write it ("GPU：A800 * 8"
 			// in vllm-project/vllm#13252, "4*L40S", "Tesla T4 (16GB) x 2"
 			// in LMCache/LMCache#238); a Radeon without its "RX" (a vllm-dev
-			// post; "7900 XT" in ROCm/legacy-rocm-build#4386).
+			// post; "7900 XT" in ROCm/legacy-rocm-build#4386); a bare digit
+			// as the count ("2 RTX 3090 GPUs", Graph-COM/SubgraphRAG#19).
 			name: "GPUs the pack names, with counts",
-			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2\n\nSince 2024 XT cards were sold too; mine is an AMD Radeon 7900 xtx.",
+			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2\n\nSince 2024 XT cards were sold too; mine is an AMD Radeon 7900 xtx.\nFor reference, I am using 2 RTX 3090 GPUs (CUDA 12 H100s elsewhere).",
 			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}, {Name: "AMD Radeon 7900 xtx"}}
+				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}, {Name: "AMD Radeon 7900 xtx"}, {Name: "RTX 3090", Count: 2}, {Name: "H100"}}
 				if !slices.Equal(f.GPUs, want) {
 					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
 				}

@@ -193,9 +193,9 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	products := ""
 	if len(names) > 0 {
-		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)\b`
+		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
-	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?)?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?` + products +
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?` + products +
 		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
@@ -235,8 +235,22 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		seen[key] = true
 		out = append(out, GPU{Name: name, MemoryGiB: mem})
 	}
-	for _, m := range gpuNamedRE.FindAllStringSubmatch(text, 8) {
+	for _, ix := range gpuNamedRE.FindAllStringSubmatchIndex(text, 8) {
+		m := make([]string, len(ix)/2)
+		for i := range m {
+			if ix[2*i] >= 0 {
+				m[i] = text[ix[2*i]:ix[2*i+1]]
+			}
+		}
+		// A bare digit before the name counts the cards ("2 RTX 3090
+		// GPUs") unless it ends a version or a decimal ("0.8 H100").
+		if m[1] != "" && !strings.ContainsAny(m[1], "x×*Xx") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
+			m[1] = ""
+		}
 		name := strings.Join(strings.Fields(m[2]), " ")
+		if n := len(name); n > 1 && name[n-1] == 's' && name[n-2] >= '0' && name[n-2] <= '9' {
+			name = name[:n-1] // "8 H100s"
+		}
 		key := strings.ToLower(name)
 		if seen[key] {
 			continue
