@@ -96,9 +96,11 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// An access-log line as uvicorn prints it behind a proxy
 			// (vllm-project/vllm#13252, which is not in the corpus): the
-			// address after the log level is no version.
+			// address after the log level is no version, nor is pip's
+			// notice of a new release one of an "available" package
+			// (vllm-project/vllm#2309).
 			name: "log level before an address",
-			body: "INFO:172.16.18.69:52036- \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error\nWARNING:root:1.2.3 is deprecated\n\nvllm==0.7.2",
+			body: "INFO:172.16.18.69:52036- \"POST /v1/chat/completions HTTP/1.1\" 500 Internal Server Error\nWARNING:root:1.2.3 is deprecated\n\nvllm==0.7.2\n[notice] A new release of pip is available: 23.1.2 -> 23.3.2",
 			check: func(t *testing.T, f Facts) {
 				if len(f.Versions) != 1 || f.Versions["vllm"] != "0.7.2" {
 					t.Errorf("versions = %v", f.Versions)

@@ -117,6 +117,8 @@ var notPackages = map[string]bool{
 	// logger after them, never a version.
 	"info": true, "warning": true, "warn": true, "error": true, "debug": true, "critical": true,
 	"trace": true, "fatal": true, "notice": true,
+	// "[notice] A new release of pip is available: 23.1.2 -> 23.3.2".
+	"available": true,
 }
 
 // versionKey normalises a package name.
