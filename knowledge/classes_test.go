@@ -133,62 +133,6 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			name: "Kubernetes args list",
-			body: "```yaml\n      containers:\n      - image: vllm/vllm-openai:v0.7.3\n        args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\", \"--gpu-memory-utilization\", \"0.8\"]\n```",
-			check: func(t *testing.T, f Facts) {
-				c := f.MainCommand(s)
-				if c == nil || c.Flags["--gpu-memory-utilization"] != "0.8" || c.Flags["--model"] != "meta-llama/Llama-3.1-8B-Instruct" {
-					t.Errorf("command = %v", c)
-				}
-			},
-		},
-		{
-			// Compose and Kubernetes argument lists whose image line the
-			// excerpt left out, read off the corpus (vllm-project/vllm
-			// #31030, #12529, #40872): the model flag after other flags,
-			// a block list whose key was cut, a model given first.
-			name: "argument list with the model flag later",
-			body: "```\n    command: [\"--served-model-name\", \"qwen3\", \"--model\", \"/models/Qwen/Qwen3-235B\", \"--tensor-parallel-size\", \"4\"]\n```",
-			check: func(t *testing.T, f Facts) {
-				c := f.MainCommand(s)
-				if c == nil || c.Program != "vllm" || c.Flags["--tensor-parallel-size"] != "4" || c.Flags["--model"] != "/models/Qwen/Qwen3-235B" {
-					t.Errorf("command = %v", c)
-				}
-			},
-		},
-		{
-			name: "block list without its key",
-			body: "```\nvllm==0.7.0\n        - vllm\n        - serve\n        - Qwen/Qwen2.5-Coder-32B-Instruct\n        - --max-model-len=12K\n        - --enforce-eager\n```",
-			check: func(t *testing.T, f Facts) {
-				c := f.MainCommand(s)
-				if c == nil || c.String() != "vllm serve Qwen/Qwen2.5-Coder-32B-Instruct --enforce-eager --max-model-len=12K" {
-					t.Errorf("command = %v", c)
-				}
-			},
-		},
-		{
-			name: "argument list that starts with the model",
-			body: "```\ncommand:\n  - openai/gpt-oss-120b\n  - --compilation-config\n  - '{\"mode\": 3}'\n```",
-			check: func(t *testing.T, f Facts) {
-				c := f.MainCommand(s)
-				if c == nil || c.String() != `vllm serve openai/gpt-oss-120b --compilation-config={"mode": 3}` {
-					t.Errorf("command = %v", c)
-				}
-			},
-		},
-		{
-			// A whole command line quoted as one item of a manifest's
-			// command list (vllm-project/vllm#4462, not in the corpus).
-			name: "command line quoted as one list item",
-			body: "```\n      containers:\n      - image: vllm/vllm-openai:0.4.1\n        command:\n        - \"python3 -m vllm.entrypoints.openai.api_server  --port 8080 --model /mnt/models/Qwen-14B-Chat --tensor-parallel-size 2\"\n        ports:\n        - containerPort: 8080\n```",
-			check: func(t *testing.T, f Facts) {
-				c := f.MainCommand(s)
-				if c == nil || c.Flags["--tensor-parallel-size"] != "2" || c.Flags["--model"] != "/mnt/models/Qwen-14B-Chat" {
-					t.Errorf("command = %v", c)
-				}
-			},
-		},
-		{
 			// A chart's extra arguments (production-stack's values,
 			// vllm-project/production-stack#43) under an "Exception:"
 			// heading that names no class; a pip list row is no run of
@@ -204,30 +148,6 @@ func TestReadingClasses(t *testing.T) {
 				}
 				if f.Versions["vllm"] != "0.9.2" {
 					t.Errorf("versions = %v", f.Versions)
-				}
-			},
-		},
-		{
-			// Under a known serving image, a command list that names the
-			// model first by a variable is the entrypoint's arguments
-			// (kyuz0/amd-r9700-vllm-toolboxes#19); the other services'
-			// lists run their own images.
-			name: "compose services, each with its image",
-			body: "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai-rocm:v0.28.0\n    command:\n      - ${LLM_MODEL}\n      - --tensor-parallel-size\n      - \"2\"\n  cache:\n    image: redis:7\n    command: [\"redis-server\", \"--appendonly\", \"yes\"]\n```",
-			check: func(t *testing.T, f Facts) {
-				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve ${LLM_MODEL} --tensor-parallel-size=2" {
-					t.Errorf("commands = %v", f.Commands)
-				}
-			},
-		},
-		{
-			// Neither a list of packages nor the arguments of an image no
-			// pack knows are a command of the engine's.
-			name: "lists that are not the engine's arguments",
-			body: "```yaml\ndependencies:\n  - vllm\n  - torch\n```\n\n```yaml\n    image: lmsysorg/sglang:latest\n    command: [\"--model-path\", \"Qwen/Qwen3-8B\", \"--trust-remote-code\"]\n```",
-			check: func(t *testing.T, f Facts) {
-				if len(f.Commands) != 0 {
-					t.Errorf("commands = %v", f.Commands)
 				}
 			},
 		},
@@ -395,6 +315,57 @@ func TestUsageErrors(t *testing.T) {
 			}
 			if f.Errors[0].Kind != "usage-error" {
 				t.Errorf("kind = %q", f.Errors[0].Kind)
+			}
+		})
+	}
+}
+
+// TestArgumentLists pins how the string lists of Dockerfiles, Compose,
+// Kubernetes and Helm files become commands: the program comes from the
+// list itself, from the image named nearest before it, from the model
+// flag wherever it stands, from the boolean flags it uses, or, for a
+// serving image, from its entrypoint; lists of packages and the lists of
+// images no pack knows are no commands of the engine's. want is every
+// command read, one a line. source is the real post a case was read off
+// (the first and the last are written for the rule).
+func TestArgumentLists(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	tests := []struct{ name, source, body, want string }{
+		{"Kubernetes args list", "",
+			"```yaml\n      containers:\n      - image: vllm/vllm-openai:v0.7.3\n        args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\", \"--gpu-memory-utilization\", \"0.8\"]\n```",
+			"vllm serve --gpu-memory-utilization=0.8 --model=meta-llama/Llama-3.1-8B-Instruct"},
+		{"argument list with the model flag later", "vllm-project/vllm#31030",
+			"```\n    command: [\"--served-model-name\", \"qwen3\", \"--model\", \"/models/Qwen/Qwen3-235B\", \"--tensor-parallel-size\", \"4\"]\n```",
+			"vllm serve --model=/models/Qwen/Qwen3-235B --served-model-name=qwen3 --tensor-parallel-size=4"},
+		{"block list without its key", "vllm-project/vllm#12529",
+			"```\nvllm==0.7.0\n        - vllm\n        - serve\n        - Qwen/Qwen2.5-Coder-32B-Instruct\n        - --max-model-len=12K\n        - --enforce-eager\n```",
+			"vllm serve Qwen/Qwen2.5-Coder-32B-Instruct --enforce-eager --max-model-len=12K"},
+		{"argument list that starts with the model", "vllm-project/vllm#40872",
+			"```\ncommand:\n  - openai/gpt-oss-120b\n  - --compilation-config\n  - '{\"mode\": 3}'\n```",
+			`vllm serve openai/gpt-oss-120b --compilation-config={"mode": 3}`},
+		{"command line quoted as one list item", "vllm-project/vllm#4462",
+			"```\n      containers:\n      - image: vllm/vllm-openai:0.4.1\n        command:\n        - \"python3 -m vllm.entrypoints.openai.api_server  --port 8080 --model /mnt/models/Qwen-14B-Chat --tensor-parallel-size 2\"\n        ports:\n        - containerPort: 8080\n```",
+			"vllm serve --model=/mnt/models/Qwen-14B-Chat --port=8080 --tensor-parallel-size=2"},
+		{"compose services, each with its image", "kyuz0/amd-r9700-vllm-toolboxes#19",
+			"```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai-rocm:v0.28.0\n    command:\n      - ${LLM_MODEL}\n      - --tensor-parallel-size\n      - \"2\"\n  cache:\n    image: redis:7\n    command: [\"redis-server\", \"--appendonly\", \"yes\"]\n```",
+			"vllm serve ${LLM_MODEL} --tensor-parallel-size=2"},
+		{"lists that are not the engine's arguments", "",
+			"```yaml\ndependencies:\n  - vllm\n  - torch\n```\n\n```yaml\n    image: lmsysorg/sglang:latest\n    command: [\"--model-path\", \"Qwen/Qwen3-8B\", \"--trust-remote-code\"]\n```",
+			""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := Extract(Post{Body: tt.body}, s)
+			var got []string
+			for _, c := range f.Commands {
+				got = append(got, c.String())
+			}
+			if g := strings.Join(got, "\n"); g != tt.want {
+				t.Errorf("commands (%s):\n%s\nwant:\n%s", tt.source, g, tt.want)
 			}
 		})
 	}
