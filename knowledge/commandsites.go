@@ -280,11 +280,13 @@ func listCommands(block string, s *Schema) [][]string {
 func isFlagWord(w string) bool { return strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w) }
 
 // withProgram prefixes a list of bare arguments with the program that
-// runs them: the program of the block's image, else the one the
-// arguments name (argsProgram). Lists that already start with a program
-// are returned as they are; a list that starts with a model id is the
-// arguments of a serving image, whose entrypoint takes the model first
-// ("command: [openai/gpt-oss-120b, --max-model-len, ...]").
+// runs them: the program of the list's image, else the one the arguments
+// name (argsProgram). Lists that start with a program are returned as
+// they are. Under a known serving image any other list is its
+// entrypoint's arguments; without an image, a list that starts with a
+// model id is too ("command: [openai/gpt-oss-120b, --max-model-len,
+// ...]"). Under an image no pack knows, a list of bare arguments is that
+// image's, and nil is returned.
 func withProgram(words []string, image string, s *Schema) []string {
 	if len(words) == 0 {
 		return nil

@@ -51,7 +51,7 @@ var (
 	// returns, a problem report without an error: "answers is noise",
 	// "produces gibberish", "Garbled Tokens", "Inconsistent Responses",
 	// "generate bad output", "memory leakage", "throughput regression".
-	outputProblemRE = regexp.MustCompile(`(?i)\b(gibberish|garbled?|garbage|nonsens(e|ical)|noise|inconsistent|degenerate[ds]?|bad (output|outputs|results?|quality|responses?)|incorrect(ly)?|invalid|wrong|leak(age|s|ing)?|regression|degrad(ed|es|ation)|drops?|dropped|never|missing|empty)\b`)
+	outputProblemRE = regexp.MustCompile(`(?i)\b(gibberish|garbled?|garbage|nonsens(e|ical)|noise|inconsistent|degenerate[ds]?|bad (output|outputs|results?|quality|responses?)|incorrect(ly)?|invalid|leak(age|s|ing)?|regression|degrad(ed|es|ation)|drops?|dropped|never|missing|empty)\b`)
 	// errorWordingRE is a title that asks for better error messages
 	// rather than for help with one: "Update a more user-friendly error
 	// message …", "[V1] Misleading Error Messages", "NPU 上…的报错对用户不

@@ -184,8 +184,10 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	var names []string
 	for _, words := range hardware {
 		for _, w := range words {
+			// gpuProductRE admits letters and digits only, which need no
+			// quoting in the pattern.
 			if gpuProductRE.MatchString(w) && !slices.Contains(names, w) {
-				names = append(names, regexp.QuoteMeta(w))
+				names = append(names, w)
 			}
 		}
 	}
