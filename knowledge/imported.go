@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -102,7 +103,9 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 	}
 	// A title names settings in their Python form too ("Support
 	// data_parallel_size in offline inference mode"), as posts do.
-	for f := range settingFlags(e.Title) {
+	// In a fixed order, so that importing the same issue twice gives the
+	// same entry (and the same hash: no spurious "updated").
+	for _, f := range slices.Sorted(maps.Keys(settingFlags(e.Title))) {
 		e.Flags = appendUnique(e.Flags, f)
 	}
 	return e

@@ -126,6 +126,16 @@ func TestIssueEntry(t *testing.T) {
 	if e := IssueEntry(Issue{Repo: "o/r", Number: 2, Title: "[Feature Request]: Support data_parallel_size in offline inference mode"}, nil); !contains(e.Flags, "--data-parallel-size") {
 		t.Errorf("flags %v, want --data-parallel-size from the title", e.Flags)
 	}
+	// Settings the title names come in a fixed order, so that importing
+	// an issue again gives the same entry (vllm-project/vllm#33425 and
+	// five other corpus issues changed hash between two imports).
+	settings := Issue{Repo: "o/r", Number: 3, Title: "max_model_len, max_tokens, block_size and gpu_memory_utilization ignored"}
+	first := IssueEntry(settings, nil).Flags
+	for range 20 {
+		if again := IssueEntry(settings, nil).Flags; !slices.Equal(again, first) {
+			t.Fatalf("flags %v, then %v: the order is not fixed", first, again)
+		}
+	}
 	// Without a vocabulary a label is only a tag: which labels name a
 	// platform is the pack's to say.
 	if e := IssueEntry(Issue{Repo: "o/r", Number: 1, Title: "t", Labels: []string{"rocm"}}, nil); len(e.Platforms) != 0 || !contains(e.Tags, "rocm") {
