@@ -111,6 +111,13 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"can not run with OpenGVLab/InternVL2_5-78B-MPO-AWQ", "INFO api server version 0.6.6", true},
 		{"vllm 部署 Qwen2-VL 服务存在内存泄漏", "内存一直增长", true},
 		{"Allow setting tool_choice none with auto tool choice", "It would be useful for agents.", false},
+		// A feature-request or RFC template in the body says what a
+		// [Feature] tag says (mem0ai/mem0#2918, microsoft/autogen#2462);
+		// a support tag in the title still wins.
+		{"support vllm", "### 🚀 The feature\n\nsame as title, vllm is easier to deploy", false},
+		{"Change the tool_choice from auto", "### Is your feature request related to a problem? Please describe.\n\nAgents may skip tools.", false},
+		{"[Bug]: tool_choice ignored", "### 🚀 The feature, motivation and pitch\n\nIt errors.", true},
+		{"Server crashes on start", "**Describe the bug**\nIt crashes.\n\n**Expected behavior**\nIt starts.", true},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {

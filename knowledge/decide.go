@@ -69,6 +69,13 @@ var (
 	// supported"), so it only marks a post as not support when neither
 	// the title nor an error says otherwise.
 	docTitleRE = regexp.MustCompile(`(?i)^\s*\[docs?\]`)
+	// requestTemplateRE is a heading of a feature-request or RFC
+	// template in the body: PyTorch's and vLLM's "🚀 The feature,
+	// motivation and pitch" (which mem0 and others shorten to "🚀 The
+	// feature"), GitHub's default "Is your feature request related to a
+	// problem?" and "Describe the solution you'd like", vLLM's RFC
+	// "Proposed Change.", and a "## Feature Request" heading.
+	requestTemplateRE = regexp.MustCompile(`(?im)^[\t ]*(?:#{1,6}[\t ]*)?(?:\*\*)?(?:🚀[\t ]*the feature\b|the feature, motivation and pitch|is your feature request related to a problem|describe the solution you'd like|proposed change\.)|(?im)^[\t ]*#{1,6}[\t ]*(?:🚀[\t ]*)?feature request[\t ]*$`)
 	// supportTitleRE is an issue template's own word that the post asks
 	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
 	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)
@@ -85,6 +92,16 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) && !asksRE.MatchString(title) {
 		return false
 	}
+	head := body
+	if len(head) > 4000 {
+		head = head[:4000]
+	}
+	if requestTemplateRE.MatchString(head) && !supportTitleRE.MatchString(title) {
+		// The body is a feature-request or RFC template: the author's
+		// own word, as a [Feature] tag is, and one a post keeps when
+		// the tag is left off.
+		return false
+	}
 	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title) || outputProblemRE.MatchString(title)
 	if docTitleRE.MatchString(title) {
 		// The template's own heading ("📚 The doc issue") would match
@@ -93,10 +110,6 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	}
 	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) || titleAsks {
 		return true
-	}
-	head := body
-	if len(head) > 4000 {
-		head = head[:4000]
 	}
 	return problemRE.MatchString(normalizeText(head))
 }

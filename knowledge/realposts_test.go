@@ -201,3 +201,35 @@ func TestSupportWithoutTemplateTags(t *testing.T) {
 		t.Errorf("%d feature requests ignored, fewer than 15", feat.ignored)
 	}
 }
+
+// TestRequestTemplatesOnRealPosts reads the vllm-dev posts without their
+// title's template tag (`go test -tags sqlite_fts5 -run
+// TestRequestTemplatesOnRealPosts -v ./knowledge` lists them): a post
+// whose body is a feature-request or RFC template is still no support
+// question, and no support or abstain post's body is one.
+func TestRequestTemplatesOnRealPosts(t *testing.T) {
+	t.Parallel()
+	s := vllmSchema(t)
+	templated, ignored := 0, 0
+	for _, c := range readDevCases(t) {
+		if !requestTemplateRE.MatchString(c.Body) {
+			continue
+		}
+		templated++
+		if c.Category != "not_support" {
+			t.Errorf("%s (%s) has a request template in its body", c.ID, c.Category)
+			continue
+		}
+		title := templateTagRE.ReplaceAllString(c.Title, "")
+		f, _ := Extract(Post{Title: title, Body: c.Body}, s)
+		if IsSupportQuestion(title, &f, c.Body) {
+			t.Errorf("%s %q, a request template, read as support without its tag", c.ID, title)
+		} else {
+			ignored++
+		}
+	}
+	t.Logf("%d posts have a request template; %d are ignored without their tag", templated, ignored)
+	if templated == 0 {
+		t.Error("no vllm-dev post has a request template: the test no longer tests anything")
+	}
+}
