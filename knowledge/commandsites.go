@@ -181,8 +181,8 @@ func dockerRunWords(words []string, s *Schema) string {
 var (
 	// A string list after a Dockerfile instruction or a Compose,
 	// Kubernetes or Helm key: CMD ["vllm", "serve"], args: [ "--model",
-	// "x" ], extraArgs: ["--max-num-seqs", "1"] (the values of vLLM's
-	// chart and of production-stack's).
+	// "x" ], extraArgs: ["--max-num-seqs", "1"] (production-stack's
+	// chart values).
 	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint|extraArgs|extra_args)\s*:\s*)\[`)
 	listItemRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
 	// A YAML block list under command:, args: or a chart's extraArgs:.
@@ -277,6 +277,8 @@ func listCommands(block string, s *Schema) [][]string {
 	return out
 }
 
+// isFlagWord reports whether a word of an argument list is an option
+// ("-tp", "--model=x"), not a value such as "-1".
 func isFlagWord(w string) bool { return strings.HasPrefix(w, "-") && len(w) > 1 && !isNumber(w) }
 
 // withProgram prefixes a list of bare arguments with the program that
