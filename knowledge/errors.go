@@ -202,7 +202,7 @@ func (set *errorSet) scanLines(lines []string) {
 		// RuntimeError: Cannot re-initialize CUDA". A class that ends the
 		// line takes its message from the next one ("gives ValueError:").
 		if m := embeddedExcRE.FindStringSubmatch(t); m != nil {
-			if !inTraceback && labelLineRE.MatchString(t) {
+			if !inTraceback && exceptionHeadingRE.MatchString(t) {
 				// "Exception:" alone on its line heads the log pasted
 				// under it (vllm-project/production-stack#43); it names
 				// no class.
@@ -282,9 +282,9 @@ func usageMessage(m []string) string {
 	return m[3] + ": " + strings.Join(flags, " ")
 }
 
-// labelLineRE is the generic word "Exception" used as a heading: alone on
+// exceptionHeadingRE is the generic word "Exception" used as a heading: alone on
 // its line with a colon, as people title the log they paste next.
-var labelLineRE = regexp.MustCompile(`(?i)^(?:the\s+)?exceptions?\s*:$`)
+var exceptionHeadingRE = regexp.MustCompile(`(?i)^(?:the\s+)?exceptions?\s*:$`)
 
 // titleClassRE finds an exception class named as a word of a title.
 var titleClassRE = regexp.MustCompile(`(?:^|\s)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:\s|$)`)
