@@ -282,8 +282,9 @@ func usageMessage(m []string) string {
 	return m[3] + ": " + strings.Join(flags, " ")
 }
 
-// exceptionHeadingRE is the generic word "Exception" used as a heading: alone on
-// its line with a colon, as people title the log they paste next.
+// exceptionHeadingRE is the generic word "Exception" used as a heading:
+// alone on its line with a colon, as people title the log they paste
+// next.
 var exceptionHeadingRE = regexp.MustCompile(`(?i)^(?:the\s+)?exceptions?\s*:$`)
 
 // titleClassRE finds an exception class named as a word of a title.
