@@ -482,3 +482,22 @@ func TestMarkdownIsReadInBoundedPieces(t *testing.T) {
 		t.Errorf("capQuoteDepth = %q", got)
 	}
 }
+
+// TestUnstrong: bold markers around words of a prose line go, as
+// rendering takes them; asterisks that are not such markers stay.
+func TestUnstrong(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"vllm serve **Qwen/Qwen3-8B** --max-model-len 4096", "vllm serve Qwen/Qwen3-8B --max-model-len 4096"},
+		{"**a** **b**, (**c**).", "a b, (c)."},
+		{"**two words** in bold", "two words in bold"},
+		{"llm = LLM(**engine_args)", "llm = LLM(**engine_args)"},
+		{"2**10 tokens and 4096*2", "2**10 tokens and 4096*2"},
+		{"line 242, in __init__", "line 242, in __init__"},
+		{"** not bold **", "** not bold **"},
+	} {
+		if got := unstrong(tt.in); got != tt.want {
+			t.Errorf("unstrong(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

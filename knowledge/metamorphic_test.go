@@ -96,7 +96,27 @@ var perturbations = []struct {
 		return b.String()
 	}},
 	{"cooked-html", cook},
+	// Bold model ids and paths in sentences, as people set the thing
+	// they name: "serve **Qwen/Qwen3-8B** with …".
+	{"bold-in-prose", func(s string) string {
+		return mapProse(s, func(l string) string {
+			// Outside code spans and quotes only: inside a span, and
+			// inside a code block quoted with ">", asterisks are text.
+			if strings.HasPrefix(strings.TrimSpace(l), ">") {
+				return l
+			}
+			parts := strings.Split(l, "`")
+			for i := 0; i < len(parts); i += 2 {
+				parts[i] = boldTokenRE.ReplaceAllString(parts[i], "$1**$2**$3")
+			}
+			return strings.Join(parts, "`")
+		})
+	}},
 }
+
+// boldTokenRE is a whitespace-delimited word with a slash in it (a model
+// id or a path) for the bold-in-prose perturbation.
+var boldTokenRE = regexp.MustCompile(`(^|\s)([A-Za-z][\w.-]*/[\w./-]*[A-Za-z0-9])($|\s)`)
 
 // mapProse applies fn to the lines outside fenced code.
 func mapProse(s string, fn func(string) string) string {

@@ -300,7 +300,35 @@ func readMarkdown(src string) *document {
 		return ast.WalkContinue, nil
 	})
 	doc.prose = splitLines(prose.String())
+	for i, l := range doc.prose {
+		doc.prose[i] = unstrong(l)
+	}
 	return doc
+}
+
+// strongRE is a word or run of words set in bold (**x**) in a prose
+// line, between spaces, brackets or punctuation. The underscore form is
+// left alone: "in __init__" ends many an unfenced traceback line.
+var strongRE = regexp.MustCompile(`(^|[\s(\[])\*\*([^\s*](?:[^*\n]*?[^\s*])?)\*\*($|[\s)\].,:;!?])`)
+
+// unstrong removes bold markers from a prose line, as rendering does:
+// "vllm serve **Qwen/Qwen3-8B** --max-model-len 4096" states the same
+// command with or without them. The line is read as written otherwise
+// (commands and tracebacks survive intact); a lone "**kwargs" is kept.
+func unstrong(l string) string {
+	if !strings.Contains(l, "**") {
+		return l
+	}
+	// Each match consumes the boundary after it, which the next one may
+	// need as its own: "**a** **b**".
+	for range 4 {
+		next := strongRE.ReplaceAllString(l, "$1$2$3")
+		if next == l {
+			break
+		}
+		l = next
+	}
+	return l
 }
 
 func isTextBlock(n ast.Node) bool {
