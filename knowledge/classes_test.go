@@ -124,6 +124,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A traceback frame quotes the program's own script, which
+			// runs nothing (vllm-project/vllm-ascend#707; corpus #9377).
+			name: "frame quoting the program's script",
+			body: "vllm serve /data/DeepSeek-R1-Distill-Qwen-32B --max-model-len=4096\nTraceback (most recent call last):\n  File \"/usr/local/python3.10/bin/vllm\", line 5, in <module>\n    from vllm.entrypoints.cli.main import main\nModuleNotFoundError: No module named 'vllm.benchmarks.serve'",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve /data/DeepSeek-R1-Distill-Qwen-32B --max-model-len=4096" {
+					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
 			name: "image tag in prose",
 			body: "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
 			check: func(t *testing.T, f Facts) {

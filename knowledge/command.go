@@ -163,8 +163,12 @@ func (cs *commandSet) proseCommands() {
 		// In prose, quotes hold messages as often as commands, and
 		// messages name flags: "\"auto\" tool choice requires
 		// --enable-auto-tool-choice" runs no program "tool".
+		// A traceback frame quotes a file ("File \".../bin/vllm\", line
+		// 5"), which names a program and runs nothing.
 		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-			cs.addParsed(m[1], false, 0, true)
+			if !frameRE.MatchString(l) {
+				cs.addParsed(m[1], false, 0, true)
+			}
 		}
 		// "I ran bash scripts/run_7b.sh, which fails": a script run
 		// named in the middle of a sentence.
