@@ -135,6 +135,30 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A card's memory written beside it as VRAM is that card's,
+			// not a second GPU (vllm-dev B037 from the forum and C1-029;
+			// vllm-project/vllm#19575's "NVIDIA L40S (45GB VRAM)").
+			name: "VRAM of a named card",
+			body: "GPU: 1x NVIDIA L40S (45GB VRAM)",
+			check: func(t *testing.T, f Facts) {
+				if want := []GPU{{Name: "NVIDIA L40S", MemoryGiB: 45, Count: 1}}; !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
+			// The one card named without its memory takes the VRAM the
+			// post states; a GPU named by its memory alone may be another
+			// card and stays.
+			name: "VRAM beside the one card named",
+			body: "I have an RTX 4090 with 24GB VRAM and a 12GB GPU.",
+			check: func(t *testing.T, f Facts) {
+				if want := []GPU{{Name: "GPU", MemoryGiB: 12}, {Name: "RTX 4090", MemoryGiB: 24}}; !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			name: "image tag in prose",
 			body: "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
 			check: func(t *testing.T, f Facts) {

@@ -201,6 +201,42 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
+// dropUnnamedTwins removes a GPU read from its memory alone ("45GB
+// VRAM", "24 GB GPU") when a named one has the same memory: "NVIDIA L40S
+// (45GB VRAM)" is one card, not two. Memory called VRAM is the named
+// card's when exactly one named card has none ("an RTX 4090 with 24GB
+// VRAM"); "a 12GB GPU" beside an RTX 3090 may be another card and stays.
+func dropUnnamedTwins(gpus []GPU) []GPU {
+	named := func(g GPU) bool { return !unnamedGPURE.MatchString(g.Name) }
+	var bare []int // named GPUs without memory
+	for i, g := range gpus {
+		if named(g) && g.MemoryGiB == 0 {
+			bare = append(bare, i)
+		}
+	}
+	drop := make([]bool, len(gpus))
+	for i, g := range gpus {
+		if named(g) {
+			continue
+		}
+		drop[i] = slices.ContainsFunc(gpus, func(h GPU) bool { return named(h) && h.MemoryGiB == g.MemoryGiB })
+		if !drop[i] && len(bare) == 1 && strings.HasSuffix(strings.ToUpper(g.Name), "VRAM") {
+			gpus[bare[0]].MemoryGiB, drop[i] = g.MemoryGiB, true
+		}
+	}
+	out := gpus[:0:0]
+	for i, g := range gpus {
+		if !drop[i] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// unnamedGPURE is a GPU "name" that names no product: the vendor at most
+// and the word for the device or its memory.
+var unnamedGPURE = regexp.MustCompile(`(?i)^(?:(?:AMD|NVIDIA|Nvidia|Intel)\s?)?(?:GPU|card|VRAM)$`)
+
 // gpuProductRE is a hardware word that names one product: letters then a
 // digit, no wildcard and no spaces ("A100", "MI100"; not "RTX*", "sm_*").
 var gpuProductRE = regexp.MustCompile(`^[A-Za-z]{1,3}\d[A-Za-z0-9]*$`)
@@ -269,6 +305,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 		out = append(out, g)
 	}
+	out = dropUnnamedTwins(out)
 	for _, e := range errs {
 		if total, ok := e.Numbers["oom_total_gib"]; ok {
 			if len(out) == 0 {
