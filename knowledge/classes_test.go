@@ -288,6 +288,17 @@ func TestNormalizeText(t *testing.T) {
 	if got, want := normalizeText(in), "a bc\nd:\"q\""; got != want {
 		t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
 	}
+	// A typographer's dash that starts a word was "--" (vllm-project/vllm
+	// #5796: "do I need to enable —prefix-caching flag"); one between
+	// words is punctuation.
+	for in, want := range map[string]string{
+		"serve m \u2013max-model-len 4096 \u2014enforce-eager": "serve m --max-model-len 4096 --enforce-eager",
+		"vLLM \u2014 fast, word\u2014word, 3\u20134 GPUs":      "vLLM - fast, word-word, 3-4 GPUs",
+	} {
+		if got := normalizeText(in); got != want {
+			t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 // TestSymptomAfterEnvironmentReport: issue templates open with an

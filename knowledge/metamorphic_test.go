@@ -96,6 +96,21 @@ var perturbations = []struct {
 		return b.String()
 	}},
 	{"cooked-html", cook},
+	// Typographic dashes in sentences, as word processors, chat apps and
+	// Markdown typographers turn "--" into "–" or "—" outside code.
+	{"typographic-dashes-in-prose", func(s string) string {
+		n := 0
+		return mapProse(s, func(l string) string {
+			parts := strings.Split(l, "`")
+			for i := 0; i < len(parts); i += 2 {
+				parts[i] = proseDashRE.ReplaceAllStringFunc(parts[i], func(m string) string {
+					n++
+					return strings.Replace(m, "--", []string{"–", "—"}[n%2], 1)
+				})
+			}
+			return strings.Join(parts, "`")
+		})
+	}},
 	// Bold model ids and paths in sentences, as people set the thing
 	// they name: "serve **Qwen/Qwen3-8B** with …".
 	{"bold-in-prose", func(s string) string {
@@ -113,6 +128,10 @@ var perturbations = []struct {
 		})
 	}},
 }
+
+// proseDashRE is a long option in a sentence, for the
+// typographic-dashes perturbation.
+var proseDashRE = regexp.MustCompile(`(?:^|\s)--[a-z]`)
 
 // boldTokenRE is a whitespace-delimited word with a slash in it (a model
 // id or a path) for the bold-in-prose perturbation.

@@ -1,6 +1,9 @@
 package knowledge
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // normalizeText rewrites the typographic variants of ASCII that forum
 // editors, word processors and CJK input methods put into pasted machine
@@ -9,14 +12,27 @@ import "strings"
 // quotes, full-width ASCII forms (U+FF01–U+FF5E, e.g. "：" and "（"),
 // lenticular brackets and dashes. Zero-width characters, bidi controls and
 // the byte order mark are dropped. The mapping is one rune to at most one
-// rune, so the cost is linear and the output never grows.
+// rune, so the cost is linear and the output never grows, except that an
+// en or em dash that starts a word is the "--" a typographer replaced
+// ("–max-model-len", "—enable-prefix-caching": word processors, chat
+// apps and Markdown typographers do it outside code) and is written as
+// "--" again, which is no longer than the dash was.
 func normalizeText(s string) string {
 	if isPlainASCII(s) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if strings.ContainsAny(s, "\u2013\u2014\u2015") {
+		s = typographicOptionRE.ReplaceAllString(s, "$1--$2")
+	}
 	return strings.Map(normalizeRune, s)
 }
+
+// typographicOptionRE is a long option whose "--" a typographer turned
+// into an en dash, an em dash or a horizontal bar: the dash starts a word
+// and a lower-case letter follows it. A dash between words ("a — b",
+// "word—word") is punctuation and stays.
+var typographicOptionRE = regexp.MustCompile("(^|[\\s(\\[\"'`])[\u2013\u2014\u2015]([a-z])")
 
 func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -47,7 +63,7 @@ func normalizeRune(r rune) rune {
 		return '\''
 	case '\u201C', '\u201D', '\u201E', '\u201F', '\u2033':
 		return '"'
-	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2212':
+	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212':
 		return '-'
 	case '\u3010':
 		return '['
