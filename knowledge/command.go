@@ -165,8 +165,8 @@ func (cs *commandSet) proseCommands() {
 		// --enable-auto-tool-choice" runs no program "tool".
 		// A traceback frame quotes a file ("File \".../bin/vllm\", line
 		// 5"), which names a program and runs nothing.
-		for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-			if !frameRE.MatchString(l) {
+		if !frameRE.MatchString(l) {
+			for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
 				cs.addParsed(m[1], false, 0, true)
 			}
 		}
@@ -435,7 +435,7 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 			c.Args = append(c.Args, args[i+1:]...)
 			break
 		}
-		if !strings.HasPrefix(a, "-") || a == "-" || isNumber(a) {
+		if !isFlagWord(a) {
 			if c.Subcommand == "" && len(c.Args) == 0 && p != nil && contains(p.Subcommands, a) {
 				c.Subcommand = a
 				continue
@@ -464,7 +464,7 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 			continue
 		}
 		next := args[i+1]
-		if strings.HasPrefix(next, "-") && !isNumber(next) && next != "-" {
+		if isFlagWord(next) {
 			c.Flags[k] = ""
 			continue
 		}
@@ -538,10 +538,8 @@ func isVersionQuery(words []string) bool {
 // version as pip list and conda list print them ("vllm   0.9.2",
 // "vllm 0.6.1.post2"): a listing, not a run of the program.
 func isListingRow(words []string) bool {
-	return len(words) >= 2 && len(words) <= 4 && listedVersionRE.MatchString(words[1])
+	return len(words) >= 2 && len(words) <= 4 && bareVersionRE.MatchString(words[1])
 }
-
-var listedVersionRE = regexp.MustCompile(`^v?\d+\.\d+(?:[.+\w-]*)$`)
 
 // ParseCommand parses one command line (as a label or a user would write
 // it) into its main command: the first command of a program the schema

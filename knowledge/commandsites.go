@@ -117,7 +117,7 @@ func proseCommandWords(text string, s *Schema) string {
 		if t := strings.TrimRight(w, ",;."); strings.HasSuffix(t, "`") {
 			last, w = true, strings.TrimRight(t, "`")
 		}
-		isFlag := strings.HasPrefix(w, "-") && !isNumber(w) && w != "-"
+		isFlag := isFlagWord(w)
 		if !isFlag && !wantValue && flagsBegun {
 			return strings.Join(out, " ")
 		}
@@ -238,7 +238,6 @@ func listCommands(block string, s *Schema) [][]string {
 	lines := strings.Split(block, "\n")
 	offset := 0 // of lines[i] in block
 	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
-		image := imageAt(offset)
 		indent, from := "", i+1
 		if m := yamlListKeyRE.FindStringSubmatch(lines[i]); m != nil {
 			indent = m[1]
@@ -270,7 +269,7 @@ func listCommands(block string, s *Schema) [][]string {
 		if from == i && !slices.ContainsFunc(words, isFlagWord) {
 			continue // a list of package names: "- vllm", "- torch"
 		}
-		if ws := withProgram(words, image, s); ws != nil {
+		if ws := withProgram(words, imageAt(offset), s); ws != nil {
 			out = append(out, ws)
 		}
 	}
@@ -305,16 +304,12 @@ func withProgram(words []string, image string, s *Schema) []string {
 	if !isFlagWord(words[0]) && !modelFirst && !imageArgs {
 		return words
 	}
-	if image != "" {
-		// An image no pack knows runs its own program, whatever flags
-		// its arguments share with a known one.
-		if p == nil {
-			return nil
-		}
-	} else {
+	if image == "" {
 		p = s.argsProgram(words, modelFirst)
 	}
 	if p == nil {
+		// No program, or an image no pack knows, which runs its own
+		// program whatever flags its arguments share with a known one.
 		return nil
 	}
 	head := []string{p.Name}

@@ -282,7 +282,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 		// A bare digit before the name counts the cards ("2 RTX 3090
 		// GPUs") unless it ends a version or a decimal ("0.8 H100").
-		if m[1] != "" && !strings.ContainsAny(m[1], "x×*Xx") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
+		if m[1] != "" && !strings.ContainsAny(m[1], "xX×*") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
 			m[1] = ""
 		}
 		name := strings.Join(strings.Fields(m[2]), " ")

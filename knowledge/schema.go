@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -292,8 +293,15 @@ func (s *Schema) argsProgram(words []string, modelFirst bool) *Program {
 	if s == nil {
 		return nil
 	}
-	for _, w := range words {
-		if p := s.byModelFlag(w + " "); p != nil {
+	// flagIs reports whether the list uses a flag that is.
+	flagIs := func(is func(flag string) bool) bool {
+		return slices.ContainsFunc(words, func(w string) bool {
+			k, _, _ := strings.Cut(w, "=")
+			return isFlagWord(k) && is(normFlag(k))
+		})
+	}
+	for i := range s.Programs {
+		if p := &s.Programs[i]; p.ModelFlag != "" && flagIs(func(f string) bool { return f == p.ModelFlag }) {
 			return p
 		}
 	}
@@ -301,10 +309,8 @@ func (s *Schema) argsProgram(words []string, modelFirst bool) *Program {
 	n := 0
 	for i := range s.Programs {
 		p := &s.Programs[i]
-		for _, w := range words {
-			if k, _, _ := strings.Cut(w, "="); isFlagWord(k) && p.isBoolean(normFlag(k)) {
-				return p
-			}
+		if flagIs(p.isBoolean) {
+			return p
 		}
 		if len(p.Images) > 0 && p.ModelFlag != "" {
 			imaged, n = p, n+1
