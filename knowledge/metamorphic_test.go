@@ -101,14 +101,12 @@ var perturbations = []struct {
 	{"typographic-dashes-in-prose", func(s string) string {
 		n := 0
 		return mapProse(s, func(l string) string {
-			parts := strings.Split(l, "`")
-			for i := 0; i < len(parts); i += 2 {
-				parts[i] = proseDashRE.ReplaceAllStringFunc(parts[i], func(m string) string {
+			return outsideSpans(l, func(t string) string {
+				return proseDashRE.ReplaceAllStringFunc(t, func(m string) string {
 					n++
 					return strings.Replace(m, "--", []string{"–", "—"}[n%2], 1)
 				})
-			}
-			return strings.Join(parts, "`")
+			})
 		})
 	}},
 	// Bold model ids and paths in sentences, as people set the thing
@@ -120,11 +118,7 @@ var perturbations = []struct {
 			if strings.HasPrefix(strings.TrimSpace(l), ">") {
 				return l
 			}
-			parts := strings.Split(l, "`")
-			for i := 0; i < len(parts); i += 2 {
-				parts[i] = boldTokenRE.ReplaceAllString(parts[i], "$1**$2**$3")
-			}
-			return strings.Join(parts, "`")
+			return outsideSpans(l, func(t string) string { return boldTokenRE.ReplaceAllString(t, "$1**$2**$3") })
 		})
 	}},
 }
@@ -136,6 +130,16 @@ var proseDashRE = regexp.MustCompile(`(?:^|\s)--[a-z]`)
 // boldTokenRE is a whitespace-delimited word with a slash in it (a model
 // id or a path) for the bold-in-prose perturbation.
 var boldTokenRE = regexp.MustCompile(`(^|\s)([A-Za-z][\w.-]*/[\w./-]*[A-Za-z0-9])($|\s)`)
+
+// outsideSpans applies fn to the parts of a line outside code spans,
+// where a formatting change is still only formatting.
+func outsideSpans(l string, fn func(string) string) string {
+	parts := strings.Split(l, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = fn(parts[i])
+	}
+	return strings.Join(parts, "`")
+}
 
 // mapProse applies fn to the lines outside fenced code.
 func mapProse(s string, fn func(string) string) string {
@@ -252,6 +256,22 @@ type corpusIssue struct {
 	Labels      []struct{ Name string }
 }
 
+// kind is what the maintainers' labels say an issue is: "request" (a
+// feature request or RFC, whatever else it is labelled), "support" (one
+// of the given support labels) or "" (neither).
+func (is corpusIssue) kind(support ...string) string {
+	kind := ""
+	for _, l := range is.Labels {
+		switch {
+		case l.Name == "feature request" || l.Name == "RFC":
+			return "request"
+		case slices.Contains(support, l.Name):
+			kind = "support"
+		}
+	}
+	return kind
+}
+
 // readCorpus reads the 1,143 real GitHub issues of ../shared/kb-corpus,
 // skipping the test when they are absent.
 func readCorpus(t *testing.T) []corpusIssue {
@@ -328,17 +348,7 @@ func TestSupportOnCorpusLabels(t *testing.T) {
 	s := p.Schema()
 	var support, supportRight, request, requestRight int
 	for _, is := range issues {
-		kind := ""
-		for _, l := range is.Labels {
-			switch l.Name {
-			case "feature request", "RFC":
-				kind = "request"
-			case "bug", "usage":
-				if kind == "" {
-					kind = "support"
-				}
-			}
-		}
+		kind := is.kind("bug", "usage")
 		if kind == "" {
 			continue
 		}
