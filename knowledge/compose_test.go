@@ -118,6 +118,9 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Change the tool_choice from auto", "### Is your feature request related to a problem? Please describe.\n\nAgents may skip tools.", false},
 		{"[Bug]: tool_choice ignored", "### 🚀 The feature, motivation and pitch\n\nIt errors.", true},
 		{"Server crashes on start", "**Describe the bug**\nIt crashes.\n\n**Expected behavior**\nIt starts.", true},
+		// Read as extraction reads it: a heading is a heading with CRLF
+		// line ends too.
+		{"Stream the tool name early", "## Feature Request\r\n\r\nThe parser holds everything back, which feels wrong for agents.", false},
 	}
 	for _, tt := range tests {
 		if got := IsSupportQuestion(tt.title, &Facts{}, tt.body); got != tt.want {

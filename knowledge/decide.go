@@ -96,6 +96,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if len(head) > 4000 {
 		head = head[:4000]
 	}
+	head = normalizeText(head) // CRLF, full-width forms: as extraction reads the body
 	if requestTemplateRE.MatchString(head) && !supportTitleRE.MatchString(title) {
 		// The body is a feature-request or RFC template: the author's
 		// own word, as a [Feature] tag is, and one a post keeps when
@@ -111,7 +112,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) || titleAsks {
 		return true
 	}
-	return problemRE.MatchString(normalizeText(head))
+	return problemRE.MatchString(head)
 }
 
 // Decide picks the decision and the matches to cite.
