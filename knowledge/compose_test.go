@@ -114,7 +114,7 @@ func TestIsSupportQuestion(t *testing.T) {
 		// A feature-request or RFC template in the body says what a
 		// [Feature] tag says (mem0ai/mem0#2918, microsoft/autogen#2462);
 		// a support tag in the title still wins.
-		{"support vllm", "### 🚀 The feature\n\nsame as title, vllm is easier to deploy", false},
+		{"support vllm", "### 🚀 The feature\n\nsame as title: our project does not work with vllm yet", false},
 		{"Change the tool_choice from auto", "### Is your feature request related to a problem? Please describe.\n\nAgents may skip tools.", false},
 		{"[Bug]: tool_choice ignored", "### 🚀 The feature, motivation and pitch\n\nIt errors.", true},
 		{"Server crashes on start", "**Describe the bug**\nIt crashes.\n\n**Expected behavior**\nIt starts.", true},
