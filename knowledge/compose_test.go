@@ -111,6 +111,16 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"can not run with OpenGVLab/InternVL2_5-78B-MPO-AWQ", "INFO api server version 0.6.6", true},
 		{"vllm 部署 Qwen2-VL 服务存在内存泄漏", "内存一直增长", true},
 		{"Allow setting tool_choice none with auto tool choice", "It would be useful for agents.", false},
+		// vLLM's "[Misc]" template tag says nothing either way: a
+		// question or a pasted error under it is support
+		// (vllm-project/vllm#12423, #4234, vllm-project/vllm-ascend#707),
+		// a change titled the way pull requests are ("[Misc] Add …") is
+		// not, whatever its body says (vllm-project/vllm#11349, #12513).
+		{"[Misc]: How to use a chat template to be applied ?", "I pass a jinja file.", true},
+		{"[Misc]: is it possible to load lora adapter on request basis with out restarting the base model", "Thanks.", true},
+		{"[Misc]:", "启动服务报错：vllm serve /data/m --tensor_parallel_size 2\nModuleNotFoundError: No module named 'vllm.benchmarks.serve'", true},
+		{"[Misc] Add tqdm progress bar during graph capture", "Fixes the issue that capture looks stuck.", false},
+		{"[Misc][Docs] Raise error when flashinfer is not installed", "The backend fails late otherwise.", false},
 		// A feature-request or RFC template in the body says what a
 		// [Feature] tag says (mem0ai/mem0#2918, microsoft/autogen#2462);
 		// a support tag in the title still wins.

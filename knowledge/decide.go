@@ -42,7 +42,16 @@ func DefaultThresholds() Thresholds {
 func Confidence(m Match) float64 { return m.Confidence }
 
 var (
-	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|misc|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
+	// nonSupportTitleRE is a title that says the post asks for no help:
+	// a request, an announcement, release notes, a change ("[Misc] Add
+	// tqdm progress bar", the prefix of a pull request's title). The
+	// issue template's "[Misc]: " (with its colon) is not among them:
+	// vLLM's and vllm-ascend's "anything you want to discuss" template
+	// holds questions ("[Misc]: How to use a chat template to be applied
+	// ?", vllm-project/vllm#12423) and pasted tracebacks
+	// (vllm-project/vllm-ascend#707) as often as anything else, so the
+	// post's own content decides.
+	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[misc\](?:[^:]|$)|^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
 	// problemRE is a post that says something is wrong or asks how:
 	// problem words, "how do I", a question mark, and their Chinese
 	// counterparts (问题, 报错, 无法, 如何, …), which need no word boundary.
