@@ -124,6 +124,38 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A GeForce card named by its model number alone, with a word
+			// around it that says a card is meant: a count ("4*4090 24g",
+			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my
+			// 4080 only has 16gb vram", #16538), "在 … 上" (a vllm-dev
+			// post). It is an NVIDIA card, so the post runs CUDA. A bare
+			// number that is a port, a count of tokens or a line is none.
+			name: "GeForce model numbers without RTX",
+			body: "I have 4*4090 24g. 在 5090 上部署也不行。\nvllm serve m --port 3090\nProcessed 4090 tokens\n  File \"x.py\", line 5080, in f",
+			check: func(t *testing.T, f Facts) {
+				want := []GPU{{Name: "RTX 4090", Count: 4}, {Name: "RTX 5090"}}
+				if !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q, want cuda", f.Platform)
+				}
+			},
+		},
+		{
+			// The memory written after a bare model number is that card's.
+			// A number the card already read by its full name has is that
+			// card (#16538 names its "NVIDIA GeForce RTX 4080" too), and
+			// the memory before "vram" is not read across the line break.
+			name: "GeForce model number with its memory",
+			body: "cpu offload gb with v1 engine: my 4080 only has 16gb vram\n\nGPU 0: NVIDIA GeForce RTX 4080",
+			check: func(t *testing.T, f Facts) {
+				if want := []GPU{{Name: "NVIDIA GeForce RTX 4080", MemoryGiB: 16}}; !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			// A traceback frame quotes the program's own script, which
 			// runs nothing (vllm-project/vllm-ascend#707; corpus #9377).
 			name: "frame quoting the program's script",

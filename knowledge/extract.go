@@ -20,6 +20,9 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	f.Versions = extractVersions(doc, f.Commands, s)
 	f.Platform = extractPlatform(doc, f.Versions, f.Commands, s)
 	f.GPUs = extractGPUs(doc, f.Errors, s)
+	if f.Platform == "" {
+		f.Platform = gpuPlatform(f.GPUs, s)
+	}
 	f.Models = extractModels(doc, f.Commands, s)
 	lines := doc.lines()
 	f.OS = firstMatch(osRE, lines)

@@ -167,7 +167,10 @@ func containsHardwareWord(text, w string, prefix bool) bool {
 }
 
 var (
-	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})\s?(?:GB|GiB|G)\s+((?:AMD|NVIDIA|Nvidia|Intel)?\s?(?:[\w-]+\s)?(?:GPU|card|VRAM))\b`)
+	// gpuMemFirstRE is memory written before the word for the card ("a
+	// 24 GB GPU", "16gb vram"), on one line: "16gb vram\n\nGPU 0: …" is
+	// the memory's own line and the next one's device list.
+	gpuMemFirstRE = regexp.MustCompile(`(?i)\b(\d{1,3})[ \t]?(?:GB|GiB|G)[ \t]+((?:AMD|NVIDIA|Nvidia|Intel)?[ \t]?(?:[\w-]+[ \t])?(?:GPU|card|VRAM))\b`)
 	// defaultGPUs is the named-GPU pattern of a schema whose vocabulary
 	// names no products: the families written as patterns only.
 	defaultGPUs = compileGPUs(nil)
@@ -229,6 +232,83 @@ func dropUnnamedTwins(gpus []GPU) []GPU {
 		if !drop[i] {
 			out = append(out, g)
 		}
+	}
+	return out
+}
+
+// gpuPlatform returns the one platform whose hardware the post's GPUs
+// are, for a post that names its cards in no words the platform scan
+// reads ("my 4080", read as RTX 4080), or "".
+func gpuPlatform(gpus []GPU, s *Schema) string {
+	names := make([]string, 0, len(gpus))
+	for _, g := range gpus {
+		names = append(names, g.Name)
+	}
+	hits := hardwareHits(strings.Join(names, "\n"), s)
+	if len(hits) != 1 {
+		return ""
+	}
+	for plat := range hits {
+		return plat
+	}
+	return ""
+}
+
+// bareGeForceRE is a GeForce card's model number written without its
+// RTX ("my 4080 only has 16gb vram", vllm-project/vllm#16538; "4*4090
+// 24g", #15457; "[Bug]: 5090 cannot run …", #23826; "上能部署 … 5090",
+// a vllm-dev post). A bare number is often something else (a port, a
+// count of tokens), so bareGeForces also wants a word around it that
+// says a card is meant.
+var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([345]0[5-9]0)(\s?Ti)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
+
+// cardWordsBefore are the words before a bare model number that make it a
+// card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
+// their Chinese counterparts (在 5090 上, 两张4090).
+var cardWordsBefore = map[string]bool{"my": true, "a": true, "an": true, "the": true, "on": true, "with": true,
+	"dual": true, "two": true, "four": true, "eight": true, "single": true, "one": true, "our": true}
+
+// bareGeForces returns the GeForce cards named by model number alone,
+// as "RTX N", but for numbers a card already read has in its name ("an
+// NVIDIA GeForce RTX 4080 … my 4080" is one card).
+func bareGeForces(text string, read []GPU) []GPU {
+	var out []GPU
+	seen := map[string]bool{}
+	for _, ix := range bareGeForceRE.FindAllStringSubmatchIndex(text, 8) {
+		start, end := ix[0], ix[1]
+		if start > 0 && strings.ContainsRune("-=:./_#", rune(text[start-1])) {
+			continue // a flag's value, a port, a path, a version, an id
+		}
+		if end < len(text) && (text[end] == '.' && end+1 < len(text) && text[end+1] >= '0' && text[end+1] <= '9' || text[end] == '/') {
+			continue
+		}
+		before := strings.TrimRight(text[:start], " \t")
+		word := before[strings.LastIndexAny(before, " \t\n(（，,")+1:]
+		lineStart := strings.LastIndexByte(text[:start], '\n') + 1
+		titleHead := lineStart == 0 && stripTitleTemplate(text[:start]) == ""
+		counted := ix[2] >= 0 || len(word) == 1 && word[0] >= '1' && word[0] <= '9'
+		cue := counted || ix[6] >= 0 || ix[8] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
+			strings.HasSuffix(word, "张") || strings.HasSuffix(word, "块") || strings.HasSuffix(word, "在") || strings.HasSuffix(word, "用")
+		if !cue {
+			continue
+		}
+		number := text[ix[4]:ix[5]]
+		if seen[number] || slices.ContainsFunc(read, func(g GPU) bool { return strings.Contains(g.Name, number) }) {
+			continue
+		}
+		seen[number] = true
+		name := "RTX " + number
+		if ix[6] >= 0 {
+			name += " Ti"
+		}
+		g := GPU{Name: name}
+		switch {
+		case ix[2] >= 0:
+			g.Count, _ = strconv.Atoi(text[ix[2]:ix[3]])
+		case counted:
+			g.Count = int(word[0] - '0')
+		}
+		out = append(out, g)
 	}
 	return out
 }
@@ -305,6 +385,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 		out = append(out, g)
 	}
+	out = append(out, bareGeForces(text, out)...)
 	out = dropUnnamedTwins(out)
 	for _, e := range errs {
 		if total, ok := e.Numbers["oom_total_gib"]; ok {
