@@ -124,6 +124,27 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A sentence that names the program before it runs it (the
+			// excerpt of vllm-project/vllm#15457 the search tool holds;
+			// the program-named-before-in-prose perturbation changed 3
+			// corpus issues before): the command is where the program
+			// is run with a subcommand or an option, not where the
+			// sentence names it.
+			name: "program named before the command in a sentence",
+			body: "My vllm version is 0.7.2，Can run successfully：vllm serve DeepSeek-R1-32B-FULL --port 11435 --tensor-parallel-size 4\n\nWith vllm installed, python3 -m vllm.entrypoints.api_server --model TheBloke/CodeLlama-7B-Python-AWQ --quantization awq fails.",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.String())
+				}
+				want := []string{"vllm serve DeepSeek-R1-32B-FULL --port=11435 --tensor-parallel-size=4",
+					"vllm serve --model=TheBloke/CodeLlama-7B-Python-AWQ --quantization=awq"}
+				if !slices.Equal(got, want) {
+					t.Errorf("commands = %q, want %q", got, want)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

@@ -153,10 +153,15 @@ func (cs *commandSet) proseCommands() {
 		}
 	}
 	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
-		if i := embeddedStart(l, s); i > 0 || i == 0 && sentenceLike(l) {
+		if starts := embeddedStarts(l, s); len(starts) > 0 && (starts[0] > 0 || sentenceLike(l)) {
 			// A command inside a sentence or after a label: "Running
-			// vllm serve x --max-model-len 4096 gives ...".
-			cs.add(proseCommandWords(l[i:], s), true, 0)
+			// vllm serve x --max-model-len 4096 gives ...". The first
+			// place that reads as a command is the command.
+			for _, i := range starts {
+				if cs.add(proseCommandWords(l[i:], s), true, 0) {
+					break
+				}
+			}
 		} else if !cs.add(l, true, 0) && (proseToolLine(l) || bareSubcommandLine(l, s)) {
 			cs.add(l, false, 0)
 		}

@@ -33,40 +33,64 @@ func stripWrappers(words []string) []string {
 	return words
 }
 
-// embeddedStart returns the offset in a prose line where a command of a
-// program the schema knows starts after other words, or -1. A program
-// name only starts a command when flags follow it on the line.
-func embeddedStart(line string, s *Schema) int {
+// embeddedStarts returns the offsets in a prose line where a command of
+// a program the schema knows may start after other words, first first,
+// at most maxEmbeddedStarts. A program name only starts a command when
+// flags follow it on the line. A sentence often names the program before
+// it runs it ("My vllm version is 0.7.2, it works: vllm serve m --port
+// 1", vllm-project/vllm#15457), so every place is a start to try, not
+// only the first.
+func embeddedStarts(line string, s *Schema) []int {
 	if s == nil || !strings.Contains(line, " -") {
-		return -1
+		return nil
 	}
-	best := -1
+	var starts []int
 	for _, p := range s.Programs {
 		if genericPrograms[p.Name] {
 			continue
 		}
-		for from := 0; from < len(line); {
+		for from := 0; from < len(line) && len(starts) < maxEmbeddedStarts; {
 			i := strings.Index(line[from:], p.Name+" ")
 			if i < 0 {
 				break
 			}
 			i += from
-			if (i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && strings.Contains(line[i:], " -") {
-				if best < 0 || i < best {
-					best = i
-				}
-				break
+			if !strings.Contains(line[i:], " -") {
+				break // no flag follows this or any later place
+			}
+			if (i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && runsAt(p, line[i+len(p.Name)+1:]) {
+				starts = append(starts, i)
 			}
 			from = i + 1
 		}
 	}
 	for _, re := range []*regexp.Regexp{pythonModuleStartRE, dockerRunStartRE} {
-		if loc := re.FindStringIndex(line); loc != nil && (best < 0 || loc[0] < best) {
-			best = loc[0]
+		if loc := re.FindStringIndex(line); loc != nil {
+			starts = append(starts, loc[0])
 		}
 	}
-	return best
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	return starts[:min(len(starts), maxEmbeddedStarts)]
 }
+
+// runsAt reports whether the words after a program's name in a sentence
+// can be its command line: a program with subcommands is run with one of
+// them or an option ("vllm serve", "vllm --version"); followed by another
+// word ("vllm installed, python3 -m …", "vllm version is 0.7.2") the
+// sentence only names it.
+func runsAt(p Program, rest string) bool {
+	if len(p.Subcommands) == 0 {
+		return true
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
+	return strings.HasPrefix(next, "-") || slices.Contains(p.Subcommands, strings.TrimRight(next, ",.;:"))
+}
+
+// maxEmbeddedStarts bounds the places in one line tried as the start of
+// a command: a hostile line naming the program thousands of times costs
+// a few parses, not thousands.
+const maxEmbeddedStarts = 4
 
 var (
 	pythonModuleStartRE = regexp.MustCompile(`\bpython3?(?:\.\d+)?\s+-m\s+[\w.]+`)

@@ -121,7 +121,22 @@ var perturbations = []struct {
 			return outsideSpans(l, func(t string) string { return boldTokenRE.ReplaceAllString(t, "$1**$2**$3") })
 		})
 	}},
+	// The program named again before a command written inside a
+	// sentence, as people write its version or what they installed
+	// first ("My vllm version is 0.7.2, it works: vllm serve …").
+	{"program-named-before-in-prose", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(strings.TrimSpace(l), ">") || !sentenceCommandRE.MatchString(l) {
+				return l
+			}
+			return "With vllm installed, " + l
+		})
+	}},
 }
+
+// sentenceCommandRE is a sentence with a vllm command line inside it, for
+// the program-named-before-in-prose perturbation.
+var sentenceCommandRE = regexp.MustCompile(`^\s*[A-Za-z][^\x60]*\s(?:vllm (?:serve|bench)|python3? -m vllm\.)\S*\s[^\x60]*\s--[a-z]`)
 
 // proseDashRE is a long option in a sentence, for the
 // typographic-dashes perturbation.
