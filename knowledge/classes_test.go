@@ -145,6 +145,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An image no pack knows runs its own entrypoint: its
+			// arguments make no command whose program is an option
+			// (vllm-project/vllm#18390; corpus #17609 and #20743 read
+			// one before).
+			name: "docker run of an unknown image with options after it",
+			body: "```\nsudo docker run --runtime nvidia --gpus all --shm-size=64g -p 8000:8000 substratusai/vllm-gh200:v0.8.3 --model meta-llama/Llama-3.1-405B-Instruct-FP8 --cpu-offload-gb 450\n```",
+			check: func(t *testing.T, f Facts) {
+				for _, c := range f.Commands {
+					if isFlagWord(c.Program) {
+						t.Errorf("command %q has an option for its program", c.String())
+					}
+				}
+				if len(f.Commands) != 1 || f.Commands[0].Program != "docker" {
+					t.Errorf("commands = %v, want the docker run alone", f.Commands)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

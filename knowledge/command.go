@@ -420,7 +420,11 @@ func dockerRun(name string, args []string, env map[string]string, s *Schema) []C
 		ic.Env = c.Env
 		ic.Via = name
 		out = append(out, ic)
-	} else if len(rest) > 0 {
+	} else if len(rest) > 0 && !isFlagWord(rest[0]) {
+		// An image no pack knows runs its own entrypoint: arguments
+		// that start with an option name no program ("docker run …
+		// substratusai/vllm-gh200:v0.8.3 --model m", vllm-project/vllm#18390),
+		// as in a manifest's argument list (withProgram).
 		for _, ic := range buildCommand(rest, nil, s) {
 			if ic.Via == "" {
 				ic.Via = name
