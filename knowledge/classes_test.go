@@ -163,6 +163,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A version asked of Python, as install guides say to check
+			// it and bug reports paste it (pytorch/pytorch#137695), is a
+			// tool's own statement, as `vllm --version` and its output are
+			// (the forum post B001).
+			name: "version printed by python -c",
+			body: "```\npython -c \"import torch; print(torch.__version__)\"\n2.6.0.dev20241008+rocm6.2\n\npython -c 'import vllm; print(vllm.__version__)'\n0.6.3.dev156+g07c11cf4\n```\nWith vllm 0.5.0 it worked.",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["vllm"] != "0.6.3.dev156+g07c11cf4" || f.Versions["torch"] != "2.6.0.dev20241008+rocm6.2" {
+					t.Errorf("versions = %v", f.Versions)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

@@ -13,6 +13,10 @@ const versionPat = `v?(\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev|post|dev)\d*)
 var (
 	// "vllm -v" / "vllm --version" on one line, the version on the next.
 	versionCmdRE  = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?([\w.-]+)\s+(?:-v|-V|--version|version)\s*$`)
+	// The same question asked of Python, as install guides tell people to
+	// and bug reports paste (pytorch/pytorch#137695): python -c "import
+	// vllm; print(vllm.__version__)", the version on the next line.
+	pyVersionCmdRE = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?python[\d.]*\s+-c\s+["']\s*import\s+([\w.]+)\s*;\s*print\(\s*([\w.]+)\.__version__\s*\)\s*;?\s*["']\s*$`)
 	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
 	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
 	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
@@ -180,6 +184,12 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 			next = lines[i+1]
 		}
 		if m := versionCmdRE.FindStringSubmatch(l); m != nil {
+			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
+				vs.set(m[1], n[1], tierListing)
+				continue
+			}
+		}
+		if m := pyVersionCmdRE.FindStringSubmatch(l); m != nil && m[1] == m[2] {
 			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
 				vs.set(m[1], n[1], tierListing)
 				continue
