@@ -12,20 +12,20 @@ const versionPat = `v?(\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev|post|dev)\d*)
 
 var (
 	// "vllm -v" / "vllm --version" on one line, the version on the next.
-	versionCmdRE  = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?([\w.-]+)\s+(?:-v|-V|--version|version)\s*$`)
+	versionCmdRE = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?([\w.-]+)\s+(?:-v|-V|--version|version)\s*$`)
 	// The same question asked of Python, as install guides tell people to
 	// and bug reports paste (pytorch/pytorch#137695): python -c "import
 	// vllm; print(vllm.__version__)", the version on the next line.
 	pyVersionCmdRE = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?python[\d.]*\s+-c\s+["']\s*import\s+([\w.]+)\s*;\s*print\(\s*([\w.]+)\.__version__\s*\)\s*;?\s*["']\s*$`)
-	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
-	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
-	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
-	rocmVersionRE = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
-	ncclVersionRE = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
-	pythonVerRE   = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
-	osRE          = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
-	exportEnvRE   = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+	bareVersionRE  = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
+	pipShowRE      = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE   = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE  = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	rocmVersionRE  = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE  = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE    = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE           = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE    = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
 // Version statements are weighed by how they were made: a tool's own
