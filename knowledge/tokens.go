@@ -37,7 +37,15 @@ func (sm *symptomMemo) get(sym string) symptomInfo {
 		return info
 	}
 	class, msg := splitSymptom(sym)
-	info = symptomInfo{class: class, tokens: tokenSet(maskPathRE.ReplaceAllString(msg, " "))}
+	msg = maskPathRE.ReplaceAllString(msg, " ")
+	if class == "" {
+		// A described symptom is compared with the post's words, which
+		// leave out flag names (newPostTokens): so do its own, or "auto
+		// tool choice requires --enable-auto-tool-choice …" could never
+		// be covered by a post that says it.
+		msg = flagMentionRE.ReplaceAllString(msg, " ")
+	}
+	info = symptomInfo{class: class, tokens: tokenSet(msg)}
 	sm.mu.Lock()
 	if sm.m == nil || len(sm.m) >= symptomMemoMax {
 		sm.m = make(map[string]symptomInfo)
