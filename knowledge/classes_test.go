@@ -176,6 +176,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A screenshot is a picture, not the post's words: its default
+			// alt text ("image") made every post with one about
+			// multimodal models (QwenLM/Qwen3#915's "![image](https://
+			// github.com/user-attachments/…)"; Discourse uploads write
+			// "![image|690x388](upload://…)"), where the cooked post,
+			// which shows the picture, had no such word.
+			name: "screenshots embedded in prose",
+			body: "Running vllm serve m --max-model-len 4096 fails, see the screenshot: ![image|690x388](upload://aBcD123.png)\n\n![image](https://github.com/user-attachments/assets/19082279-8735) <img width=\"600\" alt=\"image\" src=\"https://example.org/a.png\">\n\nWhat should I do?",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "multimodal") {
+					t.Errorf("topics = %v: a screenshot's alt text read as the post's words", f.Topics)
+				}
+				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve m --max-model-len=4096" {
+					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

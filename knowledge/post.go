@@ -301,9 +301,26 @@ func readMarkdown(src string) *document {
 	})
 	doc.prose = splitLines(prose.String())
 	for i, l := range doc.prose {
-		doc.prose[i] = unstrong(l)
+		doc.prose[i] = unstrong(unimage(l))
 	}
 	return doc
+}
+
+// imageRE is an image embedded in a prose line: Markdown's ![alt](url)
+// (Discourse's uploads write ![image|690x388](upload://…), GitHub's
+// attachments ![image](https://github.com/user-attachments/…)) and an
+// HTML <img> tag.
+var imageRE = regexp.MustCompile(`!\[[^\]\n]{0,200}\]\([^)\s]{0,500}(?:\s+"[^"\n]{0,200}")?\)|(?i)<img\b[^>\n]{0,1000}>`)
+
+// unimage removes embedded images from a prose line, as rendering shows
+// a picture in their place: a screenshot's default alt text ("image")
+// is not the post saying "image", and the cooked post (readHTML) has no
+// such words either.
+func unimage(l string) string {
+	if !strings.Contains(l, "![") && !strings.Contains(l, "<img") && !strings.Contains(l, "<IMG") {
+		return l
+	}
+	return imageRE.ReplaceAllString(l, " ")
 }
 
 // strongRE is a word or run of words set in bold (**x**) in a prose
