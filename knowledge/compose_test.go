@@ -110,6 +110,10 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Inconsistent responses with batch size > 1 even at temperature 0", "Same prompt, other answers.", true},
 		{"can not run with OpenGVLab/InternVL2_5-78B-MPO-AWQ", "INFO api server version 0.6.6", true},
 		{"vllm 部署 Qwen2-VL 服务存在内存泄漏", "内存一直增长", true},
+		// A Chinese question asked without a question mark
+		// (lm-sys/FastChat#3604, vllm-project/vllm#6128).
+		{"vllm更新了--enable-auto-tool-choice --tool-call-parser hermes", "请问fastchat是否更新这两个参数  或者如果想要自行添加  需要添加在哪里", true},
+		{"vllm现在支持embedding输入吗，没有发现相关接口", "", true},
 		{"Allow setting tool_choice none with auto tool choice", "It would be useful for agents.", false},
 		// vLLM's "[Misc]" template tag says nothing either way: a
 		// question or a pasted error under it is support
