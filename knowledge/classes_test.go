@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -190,6 +191,19 @@ func TestReadingClasses(t *testing.T) {
 				}
 				if len(f.Commands) != 1 || f.Commands[0].String() != "vllm serve m --max-model-len=4096" {
 					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
+			// A template's bracketed examples are not the poster's facts:
+			// GitHub's default bug report ("Version [e.g. 22]") and the
+			// templates written after it (vllm-project/llm-compressor#1550:
+			// "ML framework version(s) [e.g. torch 2.3.1]: 2.4.0").
+			name: "template placeholders",
+			body: "**Environment**\n1. OS [e.g. Ubuntu 20.04]:\n2. Python version [e.g. 3.7]:3.10\n3. LLM Compressor version or commit hash [e.g. 0.1.0, `f7245c8`]: 0.5.2.dev101+g8b2c612f\n4. ML framework version(s) [e.g. torch 2.3.1]: 2.4.0\n5. Other Python package versions [e.g. vLLM, compressed-tensors, numpy, ONNX]: vllm==0.6.3",
+			check: func(t *testing.T, f Facts) {
+				if want := map[string]string{"vllm": "0.6.3", "python": "3.10"}; !maps.Equal(f.Versions, want) {
+					t.Errorf("versions = %v, want %v", f.Versions, want)
 				}
 			},
 		},

@@ -119,6 +119,9 @@ func readPost(p Post) (doc *document, truncated bool) {
 	} else {
 		doc = readMarkdownBounded(body)
 	}
+	for i, l := range doc.prose {
+		doc.prose[i] = dropPlaceholders(l)
+	}
 	doc.title = strings.TrimSpace(normalizeText(p.Title))
 	doc.src = body
 	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
@@ -304,6 +307,22 @@ func readMarkdown(src string) *document {
 		doc.prose[i] = unstrong(unimage(l))
 	}
 	return doc
+}
+
+// templateExampleRE is an issue template's example in square brackets:
+// GitHub's default bug report asks for "OS: [e.g. iOS]" and "Version
+// [e.g. 22]", and templates written after it ask for "ML framework
+// version(s) [e.g. torch 2.3.1]" (vllm-project/llm-compressor#1550,
+// whose answer, "2.4.0", follows the placeholder).
+var templateExampleRE = regexp.MustCompile(`(?i)\[\s*(?:e\.\s?g\.?|eg\.|ex\.|for example)[,:]?\s[^\]\n]{0,200}\]`)
+
+// dropPlaceholders removes a template's bracketed examples from a prose
+// line: the example's versions and names are not the poster's.
+func dropPlaceholders(l string) string {
+	if !strings.Contains(l, "[") {
+		return l
+	}
+	return templateExampleRE.ReplaceAllString(l, " ")
 }
 
 // imageRE is an image embedded in a prose line: Markdown's ![alt](url)

@@ -116,6 +116,9 @@ var notPackages = map[string]bool{
 	"server": true, "runtime": true, "api": true, "build": true, "client": true, "engine": true,
 	"library": true, "lib": true, "package": true, "platform": true, "model": true, "bios": true,
 	"firmware": true, "protocol": true, "schema": true, "config": true, "file": true, "format": true,
+	// A source control identity: "version or commit hash: 0.5.2.dev101+g8b2c612f"
+	// (vllm-project/llm-compressor#1550) names the tool before it.
+	"hash": true, "commit": true, "revision": true, "sha": true,
 	// Log levels: uvicorn's access log ("INFO:172.16.18.69:52036 - "POST
 	// …") and Python's logging ("WARNING:root:…") put an address or a
 	// logger after them, never a version.
