@@ -208,6 +208,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The engine's dump of its configuration names every setting,
+			// most of them unset ("chat_template=None, quantization=None,
+			// enforce_eager=False": vllm-dev B064; corpus #4087, #5566,
+			// #16791 and eleven more read topics off it): an unset
+			// setting names a feature the poster does not use. A set one
+			// still counts.
+			name: "unset settings in a configuration dump",
+			body: "INFO 07-07 20:12:44 llm_engine.py:72] Initializing an LLM engine with config: model='m', chat_template=None, quantization=awq, tool_call_parser=None, 'reasoning_parser': None, enable_chunked_prefill=False",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "chat-template") || slices.Contains(f.Topics, "tool-calling") || slices.Contains(f.Topics, "reasoning") {
+					t.Errorf("topics = %v: unset settings read as the post's", f.Topics)
+				}
+				if !slices.Contains(f.Topics, "quantization") {
+					t.Errorf("topics = %v, want quantization (set to awq)", f.Topics)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

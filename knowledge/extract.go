@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -59,6 +60,7 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		return nil
 	}
 	text := strings.ToLower(doc.title + "\n" + strings.Join(doc.prose, "\n") + "\n" + strings.Join(doc.inline, "\n"))
+	text = unsetSettingRE.ReplaceAllString(text, " ")
 	var errText strings.Builder
 	for _, e := range f.Errors {
 		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))
@@ -74,6 +76,12 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	}
 	return out
 }
+
+// unsetSettingRE is a setting printed as unset, as the engine's dump of
+// its configuration lists every one ("chat_template=None,
+// enable_lora=False, 'tool_call_parser': None"): it names a feature the
+// poster does not use, so its words do not tag the post.
+var unsetSettingRE = regexp.MustCompile(`['"]?\b[a-z][\w.]*['"]?\s*(?:=|:\s)\s*(?:none|false|''|""|\[\]|\{\})(?:[\s,)}\]]|$)`)
 
 func topicHit(t Topic, f *Facts, text, errText string) bool {
 	for _, fl := range t.Flags {
