@@ -233,9 +233,9 @@ func TestReadingClasses(t *testing.T) {
 			// post). It is an NVIDIA card, so the post runs CUDA. A bare
 			// number that is a port, a count of tokens or a line is none.
 			name: "GeForce model numbers without RTX",
-			body: "I have 4*4090 24g. 在 5090 上部署也不行。\nvllm serve m --port 3090\nProcessed 4090 tokens\n  File \"x.py\", line 5080, in f",
+			body: "I have 4*4090 24g. 在 5090 上部署也不行。机器是两张3090的。\nvllm serve m --port 3090\nProcessed 4090 tokens\n  File \"x.py\", line 5080, in f",
 			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "RTX 4090", Count: 4}, {Name: "RTX 5090"}}
+				want := []GPU{{Name: "RTX 4090", Count: 4}, {Name: "RTX 5090"}, {Name: "RTX 3090"}}
 				if !slices.Equal(f.GPUs, want) {
 					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
 				}
@@ -548,5 +548,20 @@ func TestArgumentLists(t *testing.T) {
 				t.Errorf("commands (%s):\n%s\nwant:\n%s", tt.source, g, tt.want)
 			}
 		})
+	}
+}
+
+func TestLastWord(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"I have my", "my"},
+		{"机器（两张", "两张"},
+		{"a，在", "在"},
+		{"alone", "alone"},
+		{"ends with space ", ""},
+	} {
+		if got := lastWord(tc.in); got != tc.want {
+			t.Errorf("lastWord(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // platformSignal is one piece of evidence for a platform, with a weight:
@@ -264,9 +266,25 @@ var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([345]0[
 
 // cardWordsBefore are the words before a bare model number that make it a
 // card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
-// their Chinese counterparts (在 5090 上, 两张4090).
+// counts in words.
 var cardWordsBefore = map[string]bool{"my": true, "a": true, "an": true, "the": true, "on": true, "with": true,
 	"dual": true, "two": true, "four": true, "eight": true, "single": true, "one": true, "our": true}
+
+// cardSuffixesBefore end the Chinese words before a bare model number
+// that make it a card: a measure word for cards (两张4090, 四块4090) and
+// "on"/"with" (在 5090 上, 用 4090), which need no space before the number.
+var cardSuffixesBefore = []string{"张", "块", "在", "用"}
+
+// lastWord returns the word that ends text: what follows its last space,
+// bracket or comma (ASCII or full-width).
+func lastWord(text string) string {
+	i := strings.LastIndexFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("(（,，", r) })
+	if i < 0 {
+		return text
+	}
+	_, size := utf8.DecodeRuneInString(text[i:])
+	return text[i+size:]
+}
 
 // bareGeForces returns the GeForce cards named by model number alone,
 // as "RTX N", but for numbers a card already read has in its name ("an
@@ -282,13 +300,13 @@ func bareGeForces(text string, read []GPU) []GPU {
 		if end < len(text) && (text[end] == '.' && end+1 < len(text) && text[end+1] >= '0' && text[end+1] <= '9' || text[end] == '/') {
 			continue
 		}
-		before := strings.TrimRight(text[:start], " \t")
-		word := before[strings.LastIndexAny(before, " \t\n(（，,")+1:]
-		lineStart := strings.LastIndexByte(text[:start], '\n') + 1
-		titleHead := lineStart == 0 && stripTitleTemplate(text[:start]) == ""
+		word := lastWord(strings.TrimRight(text[:start], " \t"))
+		// The title is scanText's first line; a number that opens it,
+		// after any template tag, is what the post is about.
+		titleHead := !strings.Contains(text[:start], "\n") && stripTitleTemplate(text[:start]) == ""
 		counted := ix[2] >= 0 || len(word) == 1 && word[0] >= '1' && word[0] <= '9'
 		cue := counted || ix[6] >= 0 || ix[8] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
-			strings.HasSuffix(word, "张") || strings.HasSuffix(word, "块") || strings.HasSuffix(word, "在") || strings.HasSuffix(word, "用")
+			slices.ContainsFunc(cardSuffixesBefore, func(s string) bool { return strings.HasSuffix(word, s) })
 		if !cue {
 			continue
 		}
