@@ -206,8 +206,12 @@ var (
 	// A string list after a Dockerfile instruction or a Compose,
 	// Kubernetes or Helm key: CMD ["vllm", "serve"], args: [ "--model",
 	// "x" ], extraArgs: ["--max-num-seqs", "1"] (production-stack's
-	// chart values).
-	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint|extraArgs|extra_args)\s*:\s*)\[`)
+	// chart values); and the same list in Python, an argument vector
+	// assigned or handed to subprocess (command = [sys.executable, "-m",
+	// "vllm.entrypoints.openai.api_server", "--model", …],
+	// vllm-project/vllm#28186; subprocess.Popen([...])), as scripts that
+	// launch the server write it.
+	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint|extraArgs|extra_args)\s*:\s*|(?:^|\s)\w*(?:cmd|command|args|argv)\s*=\s*|\bsubprocess\.\w+\(\s*)\[`)
 	listItemRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
 	// A YAML block list under command:, args: or a chart's extraArgs:.
 	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args|extraArgs|extra_args)\s*:\s*$`)
@@ -254,6 +258,11 @@ func listCommands(block string, s *Schema) [][]string {
 				w = m[2]
 			}
 			words = append(words, strings.ReplaceAll(w, `\"`, `"`))
+		}
+		if len(words) > 1 && words[0] == "-m" {
+			// The interpreter is a variable (sys.executable, PYTHON),
+			// which holds no quoted word: the list runs Python.
+			words = append([]string{"python"}, words...)
 		}
 		if ws := withProgram(words, image, s); ws != nil {
 			out = append(out, ws)
