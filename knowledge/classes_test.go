@@ -226,6 +226,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A pydantic ValidationError names only the model on its own
+			// line; the validator's message is on a line below, as
+			// vLLM's configuration classes raise it (corpus #28981 and
+			// #42963, intel/intel-xpu-backend-for-triton#7166).
+			name: "pydantic validation error",
+			body: "```\n(APIServer pid=63635) pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n(APIServer pid=63635)   Value error, max_num_batched_tokens (2048) is smaller than max_model_len (40960). This effectively limits the maximum sequence length. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 1 || !strings.HasPrefix(f.Errors[0].Message, "max_num_batched_tokens (2048) is smaller than max_model_len (40960)") || strings.Contains(f.Errors[0].Message, "[type=") {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my

@@ -188,6 +188,11 @@ func (set *errorSet) scanLines(lines []string) {
 		}
 		if m := pyExcRE.FindStringSubmatch(t); m != nil && !strings.HasPrefix(l, " ") {
 			e := ErrorInfo{Type: m[1], Message: m[2]}
+			if validationHeadRE.MatchString(e.Message) {
+				if msg := validationMessage(lines[i+1 : min(i+4, len(lines))]); msg != "" {
+					e.Message = msg
+				}
+			}
 			if inTraceback {
 				e.Packages = append([]string(nil), frames...)
 				e.Causes = append([]string(nil), causes...)
@@ -222,6 +227,32 @@ func (set *errorSet) scanLines(lines []string) {
 			}
 		}
 	}
+}
+
+// validationHeadRE is the first line of a pydantic ValidationError's
+// message, which names only the model; the error itself is on a line
+// below it ("1 validation error for VllmConfig" then "  Value error,
+// Model Runner V2 does not yet support: …", as vLLM's configuration
+// classes raise it: corpus #28981 and #42963,
+// intel/intel-xpu-backend-for-triton#7166).
+var validationHeadRE = regexp.MustCompile(`^\d+ validation errors? for [\w.]+$`)
+
+// validationLineRE is a pydantic error line: the validator's own message
+// after its kind, before pydantic's "[type=…, input_value=…]" trailer.
+var validationLineRE = regexp.MustCompile(`^\s*(?:Value|Assertion) error, (.+?)(?:\s*\[type=.*)?$`)
+
+// validationMessage returns the first validator message among the lines
+// after a ValidationError's head, or "".
+func validationMessage(lines []string) string {
+	for _, l := range lines {
+		if len(l) > 4096 {
+			l = l[:4096]
+		}
+		if m := validationLineRE.FindStringSubmatch(logPrefixRE.ReplaceAllString(l, "")); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // lineErrors are errors other runtimes and libraries print on one line

@@ -46,7 +46,10 @@ type Issue struct {
 //   - 6: IPython and Jupyter tracebacks are read: their frames name
 //     packages, and one cut before its last line keeps the class its
 //     head names ("TypeError   Traceback (most recent call last)").
-const Reading = 6
+//   - 7: a pydantic ValidationError's message is the validator's, read
+//     from the line below its head ("1 validation error for VllmConfig"
+//     then "Value error, …").
+const Reading = 7
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -288,8 +288,13 @@ func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
 }
 
 // explained reports whether an error with a message overlapping msg was
-// already found with a class.
+// already found with a class. The head of a validation error ("1
+// validation error for VllmConfig") is explained by any error of its
+// class: the error's message was read from the lines below the head.
 func explained(found []ErrorInfo, class, msg string) bool {
+	if validationHeadRE.MatchString(msg) && slices.ContainsFunc(found, func(e ErrorInfo) bool { return sameException(e.Type, class) }) {
+		return true
+	}
 	head := strings.ToLower(msg)
 	if len(head) > 40 {
 		head = head[:40]
