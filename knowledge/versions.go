@@ -186,15 +186,9 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 		if i+1 < len(lines) {
 			next = lines[i+1]
 		}
-		if m := versionCmdRE.FindStringSubmatch(l); m != nil {
+		if pkg := versionQuery(l); pkg != "" {
 			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
-				vs.set(m[1], n[1], tierListing)
-				continue
-			}
-		}
-		if m := pyVersionCmdRE.FindStringSubmatch(l); m != nil && m[1] == m[2] {
-			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
-				vs.set(m[1], n[1], tierListing)
+				vs.set(pkg, n[1], tierListing)
 				continue
 			}
 		}
@@ -205,6 +199,19 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 	vs.title(doc.title, s)
 	vs.images(cmds, s)
 	return vs.v
+}
+
+// versionQuery returns the package a line asks the version of, as
+// `vllm --version` or `python -c "import vllm; print(vllm.__version__)"`
+// do, whose answer is the next line; "" for any other line.
+func versionQuery(l string) string {
+	if m := versionCmdRE.FindStringSubmatch(l); m != nil {
+		return m[1]
+	}
+	if m := pyVersionCmdRE.FindStringSubmatch(l); m != nil && m[1] == m[2] {
+		return m[1]
+	}
+	return ""
 }
 
 // listed reads the versions a listing states (pip show, collect_env,
