@@ -239,6 +239,22 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// NVIDIA products the pack's hardware words name since this
+			// change: "GPU: NVIDIA GH200 480GB" (vllm-project/vllm#39273),
+			// "setup issues on B300" (vllm-project/vllm#30441).
+			name:  "Grace Hopper and Blackwell Ultra cards",
+			title: "[Usage]: vllm serve setup issues on B300",
+			body:  "- GPU: NVIDIA GH200 480GB",
+			check: func(t *testing.T, f Facts) {
+				if want := []GPU{{Name: "B300"}, {Name: "NVIDIA GH200", MemoryGiB: 480}}; !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q, want cuda", f.Platform)
+				}
+			},
+		},
+		{
 			// A GeForce card named by its model number alone, with a word
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my
