@@ -226,6 +226,54 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// "Image" in a post about containers is the container's
+			// (vllm-dev B012, B016, C1-026, C3-005, C3-017, C3-020;
+			// vllm#5366's "Docker image starts …"); a picture is still
+			// one when the post is about pictures (B068).
+			name: "container image is not a picture",
+			title: "Docker image starts the api_server but does not listen",
+			body:  "We run the official docker image vllm/vllm-openai:v0.8.5.\nImage tag: v0.8.5",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "multimodal") {
+					t.Errorf("topics = %v: a container image read as a picture", f.Topics)
+				}
+				if !slices.Contains(f.Topics, "docker") {
+					t.Errorf("topics = %v, want docker", f.Topics)
+				}
+			},
+		},
+		{
+			name:  "pictures in a post not about containers",
+			title: "Model fails when given more than 1 image",
+			body:  "vllm serve m/x --max-model-len 4096\nThe request carries two images.",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "multimodal") {
+					t.Errorf("topics = %v, want multimodal", f.Topics)
+				}
+			},
+		},
+		{
+			// A parallel size of 1 is one GPU: posts paste the flag with
+			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
+			// --tensor-parallel-size=1).
+			name: "parallel size of one",
+			body: "vllm serve m/x --tensor-parallel-size 1 --pipeline-parallel-size 1\nvllm serve m/y -tp 2",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "multi-gpu") {
+					t.Errorf("topics = %v, want multi-gpu from the second command's -tp 2", f.Topics)
+				}
+			},
+		},
+		{
+			name: "parallel size of one alone",
+			body: "vllm serve m/x --tensor-parallel-size=1",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "multi-gpu") {
+					t.Errorf("topics = %v: a parallel size of 1 read as several GPUs", f.Topics)
+				}
+			},
+		},
+		{
 			// A pydantic ValidationError names only the model on its own
 			// line; the validator's message is on a line below, as
 			// vLLM's configuration classes raise it (corpus #28981 and
@@ -597,6 +645,27 @@ func TestLastWord(t *testing.T) {
 	} {
 		if got := lastWord(tc.in); got != tc.want {
 			t.Errorf("lastWord(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestContainsProseWord(t *testing.T) {
+	tests := []struct {
+		text, w string
+		want    bool
+	}{
+		{"vllm serve m --tensor-parallel-size=1", "tensor-parallel", false},
+		{"i tried `--enforce-eager` too", "enforce-eager", false},
+		{"tensor-parallel inference hangs", "tensor-parallel", true},
+		{"--tensor-parallel-size 2 and then tensor-parallel again", "tensor-parallel", true},
+		{"multi-gpu", "gpu", true},
+		{"docker image", "image", true},
+		{"--limit-mm-per-prompt image=1", "image", true},
+		{"", "image", false},
+	}
+	for _, tt := range tests {
+		if got := containsProseWord(tt.text, tt.w); got != tt.want {
+			t.Errorf("containsProseWord(%q, %q) = %v, want %v", tt.text, tt.w, got, tt.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -65,12 +66,23 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	for _, e := range f.Errors {
 		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))
 	}
-	var out []string
-	for _, t := range s.Topics {
-		if contains(out, t.Tag) {
-			continue
+	// Rules with Unless are read after the others, whose tags they ask
+	// about; the tags keep the order of the rules.
+	hit := make([]bool, len(s.Topics))
+	tagged := map[string]bool{}
+	for _, last := range []bool{false, true} {
+		for i, t := range s.Topics {
+			if (len(t.Unless) > 0) != last || tagged[t.Tag] || slices.ContainsFunc(t.Unless, func(u string) bool { return tagged[u] }) {
+				continue
+			}
+			if topicHit(t, f, text, errText.String()) {
+				hit[i], tagged[t.Tag] = true, true
+			}
 		}
-		if topicHit(t, f, text, errText.String()) {
+	}
+	var out []string
+	for i, t := range s.Topics {
+		if hit[i] && !contains(out, t.Tag) {
 			out = append(out, t.Tag)
 		}
 	}
@@ -85,10 +97,7 @@ var unsetSettingRE = regexp.MustCompile(`['"]?\b[a-z][\w.]*['"]?\s*(?:=|:\s)\s*(
 
 func topicHit(t Topic, f *Facts, text, errText string) bool {
 	for _, fl := range t.Flags {
-		if _, ok := f.Flag(fl); ok {
-			return true
-		}
-		if _, ok := f.Env[fl]; ok {
+		if topicFlagHit(f, fl) {
 			return true
 		}
 	}
@@ -101,12 +110,64 @@ func topicHit(t Topic, f *Facts, text, errText string) bool {
 		return true
 	}
 	for _, w := range t.Words {
-		if containsWord(text, strings.ToLower(w)) {
+		if containsProseWord(text, strings.ToLower(w)) {
 			return true
 		}
 	}
 	return false
 }
+
+// topicFlagHit reports whether any command, the prose or the environment
+// of the post sets the topic rule's flag ("NAME" or "NAME !VALUE").
+func topicFlagHit(f *Facts, fl string) bool {
+	name, not, _ := strings.Cut(fl, " !")
+	ok := func(v string) bool { return not == "" || v != not }
+	for _, c := range f.Commands {
+		if v, set := c.Flags[name]; set && ok(v) {
+			return true
+		}
+	}
+	if v, set := f.MentionedFlags[name]; set && ok(v) {
+		return true
+	}
+	v, set := f.Env[name]
+	return set && ok(v)
+}
+
+// containsProseWord is containsWord leaving out occurrences inside a flag
+// name: "tensor-parallel" in "--tensor-parallel-size=1" is the flag, which
+// a rule's Flags weigh with its value.
+func containsProseWord(text, w string) bool {
+	// prev is where the last occurrence started and prevTok where its
+	// token did: each byte is scanned back over once, however many
+	// occurrences a long token holds.
+	prev, prevTok := 0, 0
+	for i := 0; w != ""; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		start := i + j
+		i = start + 1
+		tok := start
+		for tok > prev && !isTokenSep(text[tok-1]) {
+			tok--
+		}
+		if tok == prev {
+			tok = prevTok
+		}
+		prev, prevTok = start, tok
+		if start > 0 && isWordByte(text[start-1]) || wordHits(text[start:], w, 1, false, false) == 0 {
+			continue
+		}
+		if !strings.HasPrefix(text[tok:], "--") {
+			return true
+		}
+	}
+	return false
+}
+
+func isTokenSep(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '`' }
 
 // containsWord reports whether w occurs in text at word boundaries.
 func containsWord(text, w string) bool { return wordHits(text, w, 1, false, false) > 0 }

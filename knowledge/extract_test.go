@@ -359,6 +359,7 @@ func TestExtractHostileInput(t *testing.T) {
 		"long line":     "vllm serve " + strings.Repeat("--a ", 300_000),
 		"many fences":   strings.Repeat("```\n", 50_000),
 		"backtick soup": strings.Repeat("`", 200_000),
+		"one long token": "--" + strings.Repeat("image-", 150_000),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, err := Extract(Post{Body: body}, s)

@@ -111,6 +111,9 @@ func (p *Pack) validate() error {
 	if _, err := p.Vocabulary.Logs.compile(); err != nil {
 		return &PackError{Pack: p.Name, Field: "vocabulary", Err: fmt.Errorf("%w: %v", errInvalid, err)}
 	}
+	if err := p.validateTopics(); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, e := range p.Entries {
 		fail := func(field string, err error) error {
@@ -151,6 +154,29 @@ func (p *Pack) validate() error {
 		if e.Fixed != "" {
 			if _, err := ParseVersion(e.Fixed); err != nil {
 				return fail("fixed", err)
+			}
+		}
+	}
+	return nil
+}
+
+// validateTopics checks that every topic rule has a tag and that the tags
+// its Unless names are given by rules without one: an Unless is read
+// after the rules it asks about.
+func (p *Pack) validateTopics() error {
+	plain := map[string]bool{}
+	for _, t := range p.Topics {
+		if t.Tag == "" {
+			return &PackError{Pack: p.Name, Field: "topics", Err: fmt.Errorf("%w: a rule's tag", errRequired)}
+		}
+		if len(t.Unless) == 0 {
+			plain[t.Tag] = true
+		}
+	}
+	for _, t := range p.Topics {
+		for _, u := range t.Unless {
+			if !plain[u] {
+				return &PackError{Pack: p.Name, Field: "topics", Err: fmt.Errorf("%w: %s: unless %q names no tag of a rule without unless", errInvalid, t.Tag, u)}
 			}
 		}
 	}

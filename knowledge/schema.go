@@ -194,13 +194,22 @@ func (s *Schema) Prepare() *Schema {
 // Topic is a pack's rule for tagging a post: the post is about Tag when
 // it sets one of Flags, fails with an error containing one of Errors, runs
 // on one of Platforms, or says one of Words. Entries carrying the same tag
-// gain evidence, and sweeps use the tags to label topics.
+// gain evidence, and sweeps use the tags to label topics. Several rules
+// may share a tag; any of them tags the post.
+//
+// A flag is written "NAME" (set to anything), or "NAME !VALUE" (set to
+// anything but VALUE: a tensor-parallel size of 1 is one GPU).
 type Topic struct {
 	Tag       string   `yaml:"tag" json:"tag"`
 	Flags     []string `yaml:"flags" json:"flags,omitempty"`
 	Errors    []string `yaml:"errors" json:"errors,omitempty"`
 	Platforms []string `yaml:"platforms" json:"platforms,omitempty"`
 	Words     []string `yaml:"words" json:"words,omitempty"`
+	// Unless lists tags that, when another rule gives them to the post,
+	// make this rule say nothing: a word can have another sense in a
+	// post about something else ("image" in a post about containers is
+	// the container's image, not a picture).
+	Unless []string `yaml:"unless" json:"unless,omitempty"`
 }
 
 // knownProgram reports whether name is a program the schema knows or a
