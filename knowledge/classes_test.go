@@ -230,7 +230,7 @@ func TestReadingClasses(t *testing.T) {
 			// (vllm-dev B012, B016, C1-026, C3-005, C3-017, C3-020;
 			// vllm#5366's "Docker image starts …"); a picture is still
 			// one when the post is about pictures (B068).
-			name: "container image is not a picture",
+			name:  "container image is not a picture",
 			title: "Docker image starts the api_server but does not listen",
 			body:  "We run the official docker image vllm/vllm-openai:v0.8.5.\nImage tag: v0.8.5",
 			check: func(t *testing.T, f Facts) {
@@ -249,6 +249,19 @@ func TestReadingClasses(t *testing.T) {
 			check: func(t *testing.T, f Facts) {
 				if !slices.Contains(f.Topics, "multimodal") {
 					t.Errorf("topics = %v, want multimodal", f.Topics)
+				}
+			},
+		},
+		{
+			// The stated goal runs to the end of its sentence, past the
+			// dots of versions, model names and hosts (vllm-dev C2-018's
+			// "GLM-4.7-Flash", C3-020's modelscope.cn link, vllm#18163's
+			// "vllm `0.8.5`").
+			name: "intent past the dots of names",
+			body: "I'm deploying GLM-4.7-Flash on vLLM 0.16.0 with tool calling turned on. But it fails.",
+			check: func(t *testing.T, f Facts) {
+				if want := "I'm deploying GLM-4.7-Flash on vLLM 0.16.0 with tool calling turned on"; f.Intent != want {
+					t.Errorf("intent = %q, want %q", f.Intent, want)
 				}
 			},
 		},

@@ -354,11 +354,11 @@ func TestExtractHostileInput(t *testing.T) {
 	}
 	nested := strings.Repeat("<div><span><b>", 200_000) + "<pre><code>RuntimeError: deep</code></pre>"
 	for name, body := range map[string]string{
-		"binary":        string(garbage),
-		"nested html":   nested,
-		"long line":     "vllm serve " + strings.Repeat("--a ", 300_000),
-		"many fences":   strings.Repeat("```\n", 50_000),
-		"backtick soup": strings.Repeat("`", 200_000),
+		"binary":         string(garbage),
+		"nested html":    nested,
+		"long line":      "vllm serve " + strings.Repeat("--a ", 300_000),
+		"many fences":    strings.Repeat("```\n", 50_000),
+		"backtick soup":  strings.Repeat("`", 200_000),
 		"one long token": "--" + strings.Repeat("image-", 150_000),
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // modelRE matches a Hugging Face model id: org/name.
@@ -316,14 +317,22 @@ func isFileName(s string) bool {
 	return false
 }
 
-var intentRE = regexp.MustCompile(`(?i)\b(?:i(?:'m| am) trying to|i want to|i(?:'m| am) attempting to|i need to|how (?:do|can) i|i(?:'d| would) like to|i(?:'m| am) (?:running|deploying|serving|using))\b[^.!?\n]*`)
+var intentRE = regexp.MustCompile(`(?i)\b(?:i(?:'m| am) trying to|i want to|i(?:'m| am) attempting to|i need to|how (?:do|can) i|i(?:'d| would) like to|i(?:'m| am) (?:running|deploying|serving|using))\b(?:[^.!?\n]|[.!?]\S)*`)
 
+// extractIntent returns the first sentence in the prose that states what
+// the poster is trying to do. The sentence runs to a stop followed by a
+// space or the line's end: the dots of "Qwen2.5", "GLM-4.7" or "0.8.5"
+// do not end it.
 func extractIntent(doc *document) string {
 	for _, l := range doc.prose {
 		if m := intentRE.FindString(l); m != "" {
 			m = strings.TrimSpace(m)
 			if len(m) > 160 {
-				m = m[:160]
+				cut := 160
+				for cut > 0 && !utf8.RuneStart(m[cut]) {
+					cut--
+				}
+				m = m[:cut]
 			}
 			return m
 		}
