@@ -335,6 +335,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The 20 series, modded to 22G in many Chinese posts
+			// ("2080ti 22G * 4", vllm#3764 and #35854; "在三张 2080ti
+			// 22G 上", a vllm-dev post; "I used 2080Ti", vllm#2140), and
+			// China's 4090D; a GeForce name is written one way however
+			// it is spaced.
+			name: "GeForce 20 series, D and Ti spellings",
+			body: "4 * 2080ti 22G fails. 我用的是4090D显卡. My other box has an RTX3090Ti and a rtx 4060ti.",
+			check: func(t *testing.T, f Facts) {
+				want := []GPU{{Name: "RTX 3090 Ti"}, {Name: "RTX 4060 Ti"}, {Name: "RTX 2080 Ti", Count: 4}, {Name: "RTX 4090 D"}}
+				if !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			// The memory written after a bare model number is that card's.
 			// A number the card already read by its full name has is that
 			// card (#16538 names its "NVIDIA GeForce RTX 4080" too), and

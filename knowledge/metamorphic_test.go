@@ -36,6 +36,15 @@ func factPrint(f Facts, s *Schema) string {
 		fmt.Fprintf(&b, "version %s: %s\n", k, f.Versions[k])
 	}
 	fmt.Fprintf(&b, "platform: %s\n", f.Platform)
+	// The GPUs as a set: the order they were read in is not a fact.
+	gpus := make([]string, 0, len(f.GPUs))
+	for _, g := range f.GPUs {
+		gpus = append(gpus, g.Name)
+	}
+	slices.Sort(gpus)
+	for _, g := range gpus {
+		fmt.Fprintf(&b, "gpu: %s\n", g)
+	}
 	if len(f.Models) > 0 {
 		fmt.Fprintf(&b, "model: %s\n", f.Models[0])
 	}
@@ -132,7 +141,17 @@ var perturbations = []struct {
 			return "With vllm installed, " + l
 		})
 	}},
+	// GeForce names spaced as people type them: "RTX4090", "3090Ti".
+	{"geforce-spacing", func(s string) string {
+		return mapProse(s, func(l string) string {
+			return outsideSpans(l, func(t string) string { return geForceSpacedRE.ReplaceAllString(t, "${1}${2}${3}") })
+		})
+	}},
 }
+
+// geForceSpacedRE is a GeForce name with its spaces, for the
+// geforce-spacing perturbation.
+var geForceSpacedRE = regexp.MustCompile(`\b(RTX|GTX) (\d{4})(?: (Ti)\b)?`)
 
 // sentenceCommandRE is a sentence with a vllm command line inside it, for
 // the program-named-before-in-prose perturbation.

@@ -202,7 +202,7 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	if len(names) > 0 {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
-	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER)?` + products +
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
 		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
@@ -262,7 +262,11 @@ func gpuPlatform(gpus []GPU, s *Schema) string {
 // a vllm-dev post). A bare number is often something else (a port, a
 // count of tokens), so bareGeForces also wants a word around it that
 // says a card is meant.
-var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([345]0[5-9]0)(\s?Ti)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
+//
+// The 20 series is read too ("2080ti 22G * 4", vllm#3764 and #35854;
+// "2080Ti which has 22GB", vllm#2140; two vllm-dev posts), and so is the
+// D of China's 4090D. A Ti or D glued to the number is itself a cue.
+var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
 
 // cardWordsBefore are the words before a bare model number that make it a
 // card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
@@ -315,10 +319,7 @@ func bareGeForces(text string, read []GPU) []GPU {
 			continue
 		}
 		seen[number] = true
-		name := "RTX " + number
-		if ix[6] >= 0 {
-			name += " Ti"
-		}
+		name := canonicalGeForce("RTX " + text[ix[4]:max(ix[5], ix[7])])
 		g := GPU{Name: name}
 		switch {
 		case ix[2] >= 0:
@@ -329,6 +330,26 @@ func bareGeForces(text string, read []GPU) []GPU {
 		out = append(out, g)
 	}
 	return out
+}
+
+// geForceNameRE is a GeForce name as posts write it: "RTX2080ti",
+// "rtx 3090Ti", "RTX 4090D".
+var geForceNameRE = regexp.MustCompile(`(?i)\b(RTX|GTX)\s?(A?\d{4})(?:\s?(Ti)\b|\s?(D)\b)?`)
+
+// canonicalGeForce writes a GeForce name one way, as NVIDIA does ("RTX
+// 2080 Ti", "RTX 4090 D"): the facts must not change with the spacing.
+func canonicalGeForce(name string) string {
+	return geForceNameRE.ReplaceAllStringFunc(name, func(m string) string {
+		sm := geForceNameRE.FindStringSubmatch(m)
+		out := strings.ToUpper(sm[1]) + " " + strings.ToUpper(sm[2])
+		switch {
+		case sm[3] != "":
+			out += " Ti"
+		case sm[4] != "":
+			out += " D"
+		}
+		return out
+	})
 }
 
 // unnamedGPURE is a GPU "name" that names no product: the vendor at most
@@ -383,7 +404,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		if m[1] != "" && !strings.ContainsAny(m[1], "xX×*") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
 			m[1] = ""
 		}
-		name := strings.Join(strings.Fields(m[2]), " ")
+		name := canonicalGeForce(strings.Join(strings.Fields(m[2]), " "))
 		if n := len(name); n > 1 && name[n-1] == 's' && name[n-2] >= '0' && name[n-2] <= '9' {
 			name = name[:n-1] // "8 H100s"
 		}
