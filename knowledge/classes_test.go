@@ -266,6 +266,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A package glued to its version, in titles and Chinese posts
+			// (vllm#10116 "vllm0.6.3.post1 … on wsl", #4140 "WSL2中
+			// vllm0.4.0 无法启动", #13252 "Using VLLM0.7.2 server"), or
+			// named as a wheel; not inside a path or a longer name.
+			name:  "package glued to its version",
+			title: "[Bug]: win10 WSL2中vllm0.4.0 无法启动",
+			body:  "Installed from torch-2.3.1 wheels; see /opt/vllm0.9.9/bin and libvllm1.2.3.",
+			check: func(t *testing.T, f Facts) {
+				if want := map[string]string{"vllm": "0.4.0", "torch": "2.3.1"}; !maps.Equal(f.Versions, want) {
+					t.Errorf("versions = %v, want %v", f.Versions, want)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

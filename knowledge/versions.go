@@ -89,7 +89,12 @@ func compilePackages(names []string) compiledPackages {
 	}
 	// Longer names first, so "vllm-flash-attn" is not read as "vllm".
 	sort.SliceStable(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
-	c.stated = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+)` + versionPat + `\b`)
+	// The name may be glued to its version, as titles and Chinese posts
+	// write it ("vllm0.6.3.post1 … on wsl", vllm#10116; "WSL2中vllm0.4.0
+	// 无法启动", #4140; "Using VLLM0.7.2 server", #13252) or a wheel
+	// names it ("vllm-0.6.3"); so what precedes the name is anything but a
+	// word, a path or a dotted name.
+	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+|-)?` + versionPat + `\b`)
 	return c
 }
 
