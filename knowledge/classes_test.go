@@ -280,6 +280,30 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// pip's own failures (vllm#799, #1391, #13518): a build
+			// failure is one error however pip words it; an exception in
+			// the build's log comes before it.
+			name: "pip build failure",
+			body: "```\n  error: subprocess-exited-with-error\n\n  × Building wheel for vllm (pyproject.toml) did not run successfully.\n  │ exit code: 1\n  ╰─> [138 lines of output]\n      running bdist_wheel\n      OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\nERROR: Failed building wheel for vllm\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 2 || f.Errors[0].Type != "OSError" || f.Errors[1].Type != "pip-error" || f.Errors[1].Message != "Failed building wheel for vllm" {
+					t.Errorf("errors = %+v, want the OSError, then one pip build failure", f.Errors)
+				}
+				if !slices.Contains(f.Topics, "installation") {
+					t.Errorf("topics = %v, want installation", f.Topics)
+				}
+			},
+		},
+		{
+			name: "pip resolution failure",
+			body: "ERROR: Could not find a version that satisfies the requirement vllm==0.9.9 (from versions: none)\nERROR: No matching distribution found for vllm==0.9.9",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "pip-error" {
+					t.Errorf("errors = %+v, want a pip error", f.Errors)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

@@ -28,6 +28,12 @@ var (
 	watchdogRE  = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
 	notFoundRE  = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
 	fatalPyRE   = regexp.MustCompile(`(?i)^Fatal Python error:\s*(.+)$`)
+	// pip's own failures, as installation posts paste them: building a
+	// package from source (vllm#799, #778, #1391, #13518; "× Building
+	// wheel for vllm (pyproject.toml) did not run successfully" since pip
+	// 22), or resolving one (#13479). "error: subprocess-exited-with-error"
+	// heads every build failure and says nothing of its own.
+	pipErrRE = regexp.MustCompile(`(?i)^(?:ERROR:\s*|×\s*|error:\s*)?(Failed building wheel for [\w.-]+|Could not build wheels for [\w.-]+|Building wheel for [\w.-]+ \([\w.-]+\) did not run successfully|Failed to build [\w.-]+(?: [\w.-]+)*$|Could not find a version that satisfies the requirement [\w.-]+|No matching distribution found for [\w.-]+|ResolutionImpossible|Cannot install .{1,200}? because these package versions have conflicting dependencies)`)
 	// usageErrRE matches the error argparse prints before exiting: "vllm
 	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:
@@ -281,6 +287,7 @@ var lineErrors = []struct {
 	}},
 	{usageErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "usage-error", Message: usageMessage(m)} }},
 	{fatalPyRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "fatal-python-error", Message: m[1]} }},
+	{pipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "pip-error", Message: pipMessage(m[1])} }},
 	{signalRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])}
 	}},
@@ -290,6 +297,20 @@ var lineErrors = []struct {
 	}},
 	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
 	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
+}
+
+// pipBuildRE is each way pip words a failed build: by version, or on the
+// several lines one failure prints.
+var pipBuildRE = regexp.MustCompile(`(?i)^(?:Building wheel for ([\w.-]+) \([\w.-]+\) did not run successfully|Could not build wheels for ([\w.-]+)|Failed building wheel for ([\w.-]+))`)
+
+// pipMessage is the comparable part of a pip failure: a failed build is
+// worded one way, whichever pip printed it.
+func pipMessage(msg string) string {
+	msg = strings.TrimSuffix(strings.TrimSpace(msg), ".")
+	if m := pipBuildRE.FindStringSubmatch(msg); m != nil {
+		return "Failed building wheel for " + strings.ToLower(m[1]+m[2]+m[3])
+	}
+	return msg
 }
 
 // usageMessage is the comparable part of a command-line usage error: the
@@ -378,7 +399,7 @@ func bodyErrors(text string) []ErrorInfo {
 func errorKind(e ErrorInfo) string {
 	switch e.Type {
 	case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "panic", "rust-panic",
-		"command-not-found", "fatal-python-error", "signal", "usage-error":
+		"command-not-found", "fatal-python-error", "signal", "usage-error", "pip-error":
 		return e.Type
 	}
 	msg := strings.ToLower(e.Message)
@@ -418,6 +439,10 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error",
 			"command-not-found", "usage-error":
 			return 1
+		case "pip-error":
+			// pip reports that a build or a resolution failed; an
+			// exception in the build's log says why.
+			return 2
 		}
 		if strings.HasSuffix(e.Type, "Warning") {
 			return 4

@@ -49,7 +49,10 @@ type Issue struct {
 //   - 7: a pydantic ValidationError's message is the validator's, read
 //     from the line below its head ("1 validation error for VllmConfig"
 //     then "Value error, …").
-const Reading = 7
+//   - 8: pip's build and resolution failures are read as symptoms
+//     ("Failed building wheel for vllm"), and a package glued to its
+//     version in a title ("vllm0.6.3.post1") is read as stated.
+const Reading = 8
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
