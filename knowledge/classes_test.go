@@ -304,6 +304,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Raw HTML in a Markdown post is read as HTML: GitHub's
+			// issue form puts the command in a <summary> (vllm#19077),
+			// after prose that a Markdown reader keeps as prose.
+			name: "command in an HTML summary inside Markdown",
+			body: "Then I executed 'vllm serve' (see below).\n\n<details>\n<summary>The output of run <code>vllm serve /root/m/QwQ-32B/ --tensor-parallel-size 2 --max-model-len 1024</code></summary>\n\nlog\n</details>",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.String() != "vllm serve /root/m/QwQ-32B/ --max-model-len=1024 --tensor-parallel-size=2" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

@@ -52,7 +52,10 @@ type Issue struct {
 //   - 8: pip's build and resolution failures are read as symptoms
 //     ("Failed building wheel for vllm"), and a package glued to its
 //     version in a title ("vllm0.6.3.post1") is read as stated.
-const Reading = 8
+//   - 9: raw HTML in a Markdown body is read as HTML: the command in
+//     "<summary>The output of <code>vllm serve …</code></summary>" is
+//     inline code, without its tags.
+const Reading = 9
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

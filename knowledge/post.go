@@ -279,12 +279,27 @@ func readMarkdown(src string) *document {
 			doc.inline = append(doc.inline, b.String())
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
+			// Raw HTML in Markdown (GitHub's "<summary>The output of
+			// <code>vllm serve …</code></summary>", vllm#19077) is read
+			// as the HTML it is: its text is prose, its <code> inline
+			// code and its <pre> a code block, without the tags.
+			var raw strings.Builder
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
-				prose.Write(seg.Value(source))
+				raw.Write(seg.Value(source))
+			}
+			if n.HasClosure() {
+				raw.Write(n.ClosureLine.Value(source))
+			}
+			sub := readHTML(raw.String())
+			for _, l := range sub.prose {
+				prose.WriteString(l)
+				prose.WriteByte('\n')
 			}
 			prose.WriteByte('\n')
+			doc.inline = append(doc.inline, sub.inline...)
+			doc.code = append(doc.code, sub.code...)
 			return ast.WalkSkipChildren, nil
 		}
 		// Paragraphs, headings and list text: keep their source lines as
