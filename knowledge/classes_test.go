@@ -316,6 +316,51 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// env runs the command after its assignments, which are the
+			// command's environment, as launcher scripts write it
+			// ("exec env VLLM_LOGGING_LEVEL=INFO .venv_vllm/bin/python -m
+			// vllm.entrypoints.openai.api_server …"); assignments before
+			// a wrapper are kept too ("CUDA_VISIBLE_DEVICES=0,1 nohup
+			// vllm serve …").
+			name: "env and other wrappers with assignments",
+			body: "```bash\nexec env VLLM_LOGGING_LEVEL=INFO .venv_vllm/bin/python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-1.5B-Instruct --dtype auto\nCUDA_VISIBLE_DEVICES=0,1 nohup vllm serve Qwen/Qwen3-8B -tp 2 &\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 2 || f.Commands[0].Env["VLLM_LOGGING_LEVEL"] != "INFO" || f.Commands[1].Env["CUDA_VISIBLE_DEVICES"] != "0,1" {
+					t.Errorf("commands = %+v, want two with their environments", f.Commands)
+				}
+				if c := f.MainCommand(s); c == nil || c.String() != "vllm serve --dtype=auto --model=Qwen/Qwen2.5-1.5B-Instruct" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
+			// A systemd unit runs vLLM as a service: ExecStart= is the
+			// command, Environment= its settings (deployment guides and
+			// install scripts of many projects write one).
+			name: "systemd unit",
+			body: "```ini\n[Service]\nEnvironment=\"VLLM_ATTENTION_BACKEND=FLASHINFER\"\nExecStart=/usr/local/bin/vllm serve Qwen/Qwen3-4B-Instruct-2507-FP8 \\\n  --max-model-len 131072 \\\n  --gpu-memory-utilization 0.95\nRestart=on-failure\n```",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.String() != "vllm serve Qwen/Qwen3-4B-Instruct-2507-FP8 --gpu-memory-utilization=0.95 --max-model-len=131072" {
+					t.Errorf("command = %v", c)
+				}
+				if f.Env["VLLM_ATTENTION_BACKEND"] != "FLASHINFER" {
+					t.Errorf("env = %v", f.Env)
+				}
+			},
+		},
+		{
+			// An installed program's path is not a model directory:
+			// docker exec running a venv's python (docker/model-runner
+			// #1018), a frame's site-packages.
+			name: "program paths are not models",
+			body: "```\n> docker exec docker-model-runner /opt/vllm-env/bin/python -c \"import torch; print(torch.__version__)\"\n2.11.0+cpu\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Models) != 0 {
+					t.Errorf("models = %v, want none", f.Models)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

@@ -22,6 +22,13 @@ var genericPrograms = map[string]bool{
 var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?[$%#>]\s+`)
 
 // envPrefixRE matches leading NAME=value assignments.
+// systemdExecRE is a systemd unit's ExecStart= key, with the prefixes
+// systemd allows before the program ("-", "@", "+", "!"): self-hosted
+// servers run vLLM as a service ("ExecStart=/usr/local/bin/vllm serve
+// Qwen/Qwen2.5-32B-Instruct-AWQ \ --tensor-parallel-size 2", in
+// deployment guides and install scripts of many projects).
+var systemdExecRE = regexp.MustCompile(`^ExecStart=[-@+!:]*`)
+
 var envPrefixRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+`)
 
 // maxCommandBytes bounds one logical command line; longer "lines" are logs.
@@ -202,6 +209,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		return nil
 	}
 	line = strings.TrimSpace(promptRE.ReplaceAllString(line, ""))
+	line = systemdExecRE.ReplaceAllString(line, "")
 	if m := argsAssignRE.FindStringSubmatch(line); m != nil {
 		line = m[1] // ENGINE_ARGS=--model x --tp 2
 	}
@@ -218,9 +226,17 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		line = strings.TrimSpace(p.Name + " " + sub + " " + line)
 	}
 	rest := envPrefixRE.ReplaceAllString(line, "")
-	if w := strings.Fields(rest); len(w) > 1 && wrapperPrograms[w[0]] {
-		rest = strings.Join(stripWrappers(w), " ")
-		line = rest
+	// Wrappers and assignments may alternate ("A=1 nohup env B=2 vllm
+	// …"); the assignments are all the command's environment.
+	for range 4 {
+		w := strings.Fields(rest)
+		if len(w) <= 1 || !wrapperPrograms[w[0]] {
+			break
+		}
+		env := strings.TrimSpace(line[:len(line)-len(rest)])
+		stripped := strings.Join(stripWrappers(w), " ")
+		line = strings.TrimSpace(env + " " + stripped)
+		rest = envPrefixRE.ReplaceAllString(line, "")
 	}
 	first, after, _ := strings.Cut(rest, " ")
 	if second, _, _ := strings.Cut(strings.TrimSpace(after), " "); strings.HasSuffix(first, ":") || strings.HasSuffix(second, ":") {

@@ -14,16 +14,18 @@ import (
 // arguments are the engine's flags.
 
 // wrapperPrograms run the command that follows them; their own options
-// are dropped.
-var wrapperPrograms = map[string]bool{"sudo": true, "nohup": true, "exec": true, "time": true}
+// are dropped. env runs it with the assignments after it, which stay
+// before the command as its environment ("exec env
+// VLLM_LOGGING_LEVEL=INFO .venv/bin/python -m vllm…", launcher scripts).
+var wrapperPrograms = map[string]bool{"sudo": true, "nohup": true, "exec": true, "time": true, "env": true}
 
-// stripWrappers removes leading sudo/nohup/exec/time and sudo's options
-// (-E, -u user) from the words of a command.
+// stripWrappers removes leading sudo/nohup/exec/time/env and the options
+// of sudo (-E, -u user) and env (-i, -u NAME) from the words of a command.
 func stripWrappers(words []string) []string {
 	for len(words) > 0 && wrapperPrograms[words[0]] {
 		w := words[0]
 		words = words[1:]
-		for w == "sudo" && len(words) > 0 && strings.HasPrefix(words[0], "-") {
+		for (w == "sudo" || w == "env") && len(words) > 0 && strings.HasPrefix(words[0], "-") {
 			if (words[0] == "-u" || words[0] == "-g") && len(words) > 1 {
 				words = words[1:]
 			}

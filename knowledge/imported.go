@@ -55,7 +55,11 @@ type Issue struct {
 //   - 9: raw HTML in a Markdown body is read as HTML: the command in
 //     "<summary>The output of <code>vllm serve …</code></summary>" is
 //     inline code, without its tags.
-const Reading = 9
+//   - 10: env, and assignments between wrappers, give the command its
+//     environment ("exec env X=1 vllm …"); a systemd unit's ExecStart=
+//     is a command and its Environment= lines settings; an installed
+//     program's path ("…/bin/python") is not a model.
+const Reading = 10
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

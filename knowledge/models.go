@@ -291,7 +291,16 @@ var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_na
 // weights file), which is how many posts name their model.
 func looksLikePath(s string) bool {
 	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")) &&
-		strings.Count(s, "/") >= 2 && !isFileName(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
+		strings.Count(s, "/") >= 2 && !isFileName(s) && !isProgramPath(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
+}
+
+// isProgramPath reports whether a path is an installed program or
+// package rather than a model directory: "/opt/vllm-env/bin/python" run
+// by docker exec (docker/model-runner#1018), ".../site-packages/vllm".
+func isProgramPath(s string) bool {
+	s = strings.TrimSuffix(s, "/")
+	return strings.Contains(s, "/bin/") || strings.HasSuffix(s, "/bin") ||
+		strings.Contains(s, "/site-packages/") || strings.Contains(s, "/dist-packages/")
 }
 
 func looksLikeModel(s string) bool {
@@ -340,6 +349,10 @@ func extractIntent(doc *document) string {
 	return ""
 }
 
+// systemdEnvRE is a systemd unit's Environment= line, quoted or not:
+// Environment="VLLM_ATTENTION_BACKEND=FLASHINFER".
+var systemdEnvRE = regexp.MustCompile(`^\s*Environment=["']?([A-Z][A-Z0-9_]+)=([^"'\s]*)["']?\s*$`)
+
 func extractEnv(doc *document, cmds []Command) map[string]string {
 	env := map[string]string{}
 	for _, c := range cmds {
@@ -349,6 +362,8 @@ func extractEnv(doc *document, cmds []Command) map[string]string {
 	}
 	for _, l := range doc.lines() {
 		if m := exportEnvRE.FindStringSubmatch(l); m != nil {
+			env[m[1]] = m[2]
+		} else if m := systemdEnvRE.FindStringSubmatch(l); m != nil {
 			env[m[1]] = m[2]
 		}
 	}
