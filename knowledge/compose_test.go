@@ -101,6 +101,16 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"[Usage]: [V1] Misleading Error Messages", "vllm serve $MODEL", false},
 		{"Error message says CUDA out of memory but the GPU is empty", "torch.OutOfMemoryError", true},
 		{"Confusing error message about max_model_len, how do I fix it?", "ValueError: The model's max seq len", true},
+		// A request for a capability, whatever template carries it
+		// (vllm-project/production-stack#61, #899), is not support
+		// unless something fails or the body asks how (corpus #1869).
+		{"Allow customized runtimeClass in the helm chart", "As requested in the questions channel.", false},
+		{"bug: the VllmRuntime CRD has no way to raise the shm size", "Right now there is no way to increase the shm size.\n\nExpected behavior\n\nAdd shmSize: 24g", false},
+		{"Support `tools` and `tool_choice` parameter in OpenAI compatible service", "vllm openai 接口应该如何使用 tools 和 tool_choice 参数？", true},
+		{"Support for Qwen3 fails to load", "It stops at loading weights.", true},
+		{"[Bug]: Add a LoRA adapter and the server crashes", "Segmentation fault (core dumped)", true},
+		// production-stack's tags without brackets.
+		{"feature: helm chart env variable support VLLM_USE_V1", "It is hardcoded and cannot be managed via values.yaml.", false},
 		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},
 		// Problem reports without an error or a template tag, as forum
 		// posts are titled: what the model returns, spellings of

@@ -44,14 +44,17 @@ func Confidence(m Match) float64 { return m.Confidence }
 var (
 	// nonSupportTitleRE is a title that says the post asks for no help:
 	// a request, an announcement, release notes, a change ("[Misc] Add
-	// tqdm progress bar", the prefix of a pull request's title). The
+	// tqdm progress bar", the prefix of a pull request's title), or
+	// the same tag without brackets, as production-stack's templates
+	// write it ("feature: helm chart env variable support VLLM_USE_V1",
+	// vllm-project/production-stack#709 and #356). The
 	// issue template's "[Misc]: " (with its colon) is not among them:
 	// vLLM's and vllm-ascend's "anything you want to discuss" template
 	// holds questions ("[Misc]: How to use a chat template to be applied
 	// ?", vllm-project/vllm#12423) and pasted tracebacks
 	// (vllm-project/vllm-ascend#707) as often as anything else, so the
 	// post's own content decides.
-	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[misc\](?:[^:]|$)|^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|new model)\]|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
+	nonSupportTitleRE = regexp.MustCompile(`(?i)^\s*\[misc\](?:[^:]|$)|^\s*\[(feature|rfc|roadmap|release|announcement|announce|news|meetup|proposal|discussion|new model)\]|^\s*(feature|rfc|roadmap)\s*:|^\s*(announcing|introducing|release notes?|v?\d+\.\d+(\.\d+)? (is )?(out|released))\b|\b(feature request|we are (happy|excited|pleased) to announce|is now available|welcome to|office hours|meetup|newsletter|weekly update)\b`)
 	// problemRE is a post that says something is wrong or asks how:
 	// problem words, "how do I", a question mark, and their Chinese
 	// counterparts (问题, 报错, 无法, 如何, …), which need no word boundary,
@@ -93,6 +96,19 @@ var (
 	// supportTitleRE is an issue template's own word that the post asks
 	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
 	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)
+	// requestTitleRE is a title that asks for a capability rather than
+	// for help: an imperative "Support …", "Add …", "Allow …" after any
+	// tag ("Allow customized runtimeClass in the helm chart",
+	// vllm-project/production-stack#61; "[Bug]: Support Falcon Mamba",
+	// corpus #7478), or a missing way to do something ("bug: the
+	// VllmRuntime CRD has no way to raise the shm size",
+	// production-stack#899). failureRE tells it from a report that the
+	// capability fails.
+	requestTitleRE = regexp.MustCompile(`(?i)^\s*(?:\[[^\]]{1,30}\]:?\s*|[a-z]{2,12}:\s*)?(?:please\s+)?(?:support|add|allow|enable|expose|make it possible)\b|\b(?:has|there is|there's|there are) no (?:way|option|setting|flag) to\b`)
+	failureRE      = regexp.MustCompile(`(?i)\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed|ing)?|hang(?:s|ing)?|stuck|broken|not work(?:ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|wrong|why|how)\b|\?`)
+	// bodyAsksRE is a body that asks something: a question mark, "how
+	// do I", "why", or a Chinese question word.
+	bodyAsksRE = regexp.MustCompile(`(?i)\?|\b(?:how (?:do|can|to|should)|why)\b|如何|怎么|为什么|为何|请问|吗|是否|能否`)
 	// questionRE is a question about behaviour written without a question
 	// mark: "What do max_num_seqs and max_model_len do", "Is it possible
 	// to …", "Does vllm support …".
@@ -115,6 +131,14 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 		// The body is a feature-request or RFC template: the author's
 		// own word, as a [Feature] tag is, and one a post keeps when
 		// the tag is left off.
+		return false
+	}
+	if requestTitleRE.MatchString(title) && !failureRE.MatchString(title) && len(f.Errors) == 0 && len(f.Commands) == 0 && !bodyAsksRE.MatchString(head) {
+		// A request for a capability, with nothing that fails and no
+		// question asked: the author asks for a change, not for help,
+		// whatever template ("bug: …") carries it. A body that asks how
+		// ("vllm openai 接口应该如何使用 tools 和 tool_choice 参数？",
+		// corpus #1869) is a question about behaviour.
 		return false
 	}
 	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title) || outputProblemRE.MatchString(title)
