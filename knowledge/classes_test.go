@@ -361,6 +361,26 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Compose command written as one string, on its line or as
+			// a folded block, is the image's entrypoint arguments
+			// ("command: --model Qwen/Qwen2-VL-7B-Instruct" and "command:
+			// --model=zai-org/GLM-5-FP8" under vllm/vllm-openai in two
+			// projects' Compose files); under an image no pack knows it
+			// is that image's (text-embeddings-inference's --model-id).
+			name: "Compose command as a string",
+			body: "```yaml\nservices:\n  tei:\n    image: ghcr.io/huggingface/text-embeddings-inference:latest\n    command: --model-id BAAI/bge-m3 --port 8000\n  vllm:\n    image: vllm/vllm-openai:nightly\n    command: >\n      --model=zai-org/GLM-5-FP8\n      --tensor-parallel-size 8\n```",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.String() != "vllm serve --model=zai-org/GLM-5-FP8 --tensor-parallel-size=8" {
+					t.Errorf("command = %v", c)
+				}
+				for _, c := range f.Commands {
+					if _, ok := c.Flags["--model-id"]; ok {
+						t.Errorf("command %v: another image's arguments read as vLLM's", c)
+					}
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

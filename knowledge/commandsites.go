@@ -218,6 +218,12 @@ var (
 	// A YAML block list under command:, args: or a chart's extraArgs:.
 	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args|extraArgs|extra_args)\s*:\s*$`)
 	yamlItemRE    = regexp.MustCompile(`^(\s*)-\s+(.*?)\s*$`)
+	// A Compose or Kubernetes command written as one string, on the
+	// key's line or as a folded or literal block under it: "command:
+	// --model Qwen/Qwen2-VL-7B-Instruct", "command: >" then the
+	// arguments, as Compose files for the vllm/vllm-openai image write
+	// them ("command: --model=zai-org/GLM-5-FP8").
+	yamlScalarKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*(?:([>|][+-]?)|([^\s\[#'"].*?|"[^"\[]+"|'[^'\[]+'))\s*$`)
 	imageLineRE   = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
 )
 
@@ -273,6 +279,14 @@ func listCommands(block string, s *Schema) [][]string {
 	lines := strings.Split(block, "\n")
 	offset := 0 // of lines[i] in block
 	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
+		if m := yamlScalarKeyRE.FindStringSubmatch(lines[i]); m != nil {
+			if words := yamlScalarWords(m, lines[i+1:]); len(words) > 1 && slices.ContainsFunc(words, isFlagWord) {
+				if ws := withProgram(words, imageAt(offset), s); ws != nil {
+					out = append(out, ws)
+				}
+			}
+			continue
+		}
 		indent, from := "", i+1
 		if m := yamlListKeyRE.FindStringSubmatch(lines[i]); m != nil {
 			indent = m[1]
@@ -309,6 +323,26 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 	}
 	return out
+}
+
+// yamlScalarWords returns the words of a command key's string value (m
+// from yamlScalarKeyRE): the rest of its line, or the lines of a block
+// scalar indented under it.
+func yamlScalarWords(m []string, below []string) []string {
+	if m[2] == "" {
+		return strings.Fields(strings.Trim(m[3], `"'`))
+	}
+	var words []string
+	for _, l := range below {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		if len(l)-len(strings.TrimLeft(l, " \t")) <= len(m[1]) || len(words) >= 200 {
+			break
+		}
+		words = append(words, strings.Fields(strings.TrimRight(l, "\\"))...)
+	}
+	return words
 }
 
 // isFlagWord reports whether a word of an argument list is an option

@@ -59,7 +59,9 @@ type Issue struct {
 //     environment ("exec env X=1 vllm …"); a systemd unit's ExecStart=
 //     is a command and its Environment= lines settings; an installed
 //     program's path ("…/bin/python") is not a model.
-const Reading = 10
+//   - 11: a Compose or Kubernetes command written as one string
+//     ("command: --model x", or a folded block) is a command.
+const Reading = 11
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
