@@ -381,6 +381,29 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The OpenAI-compatible server's error object, relayed by a
+			// client that cut its "type" off (mike-nott/mcp-assist#21:
+			// Home Assistant's "vllm API error 400: {"object":"error",
+			// "message":…"), is an api-error with its message; with its
+			// "type" it is that class (corpus #4667, #15016).
+			name: "API error object without its type",
+			body: `An unexpected error occurred while talking to vLLM. The error was: vllm API error 400: {"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-ch. Check the logs".`,
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 1 || f.Errors[0].Type != "api-error" || !strings.HasPrefix(f.Errors[0].Message, `"auto" tool choice requires`) {
+					t.Errorf("errors = %+v, want one api-error with the message", f.Errors)
+				}
+			},
+		},
+		{
+			name: "API error object with its type",
+			body: `openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'Prompt cannot be empty', 'type': 'BadRequestError', 'param': None, 'code': 400}`,
+			check: func(t *testing.T, f Facts) {
+				if slices.ContainsFunc(f.Errors, func(e ErrorInfo) bool { return e.Type == "api-error" }) {
+					t.Errorf("errors = %+v: the typed body read twice", f.Errors)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

@@ -224,7 +224,7 @@ var (
 	// arguments, as Compose files for the vllm/vllm-openai image write
 	// them ("command: --model=zai-org/GLM-5-FP8").
 	yamlScalarKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*(?:([>|][+-]?)|([^\s\[#'"].*?|"[^"\[]+"|'[^'\[]+'))\s*$`)
-	imageLineRE   = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
+	imageLineRE     = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
 )
 
 // maxListBytes bounds one string list.

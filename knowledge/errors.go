@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -369,29 +370,66 @@ const bodyErrorWindow = 800
 // line or several.
 func bodyErrors(text string) []ErrorInfo {
 	var out []ErrorInfo
-	for _, m := range bodyTypeRE.FindAllStringSubmatchIndex(text, 8) {
-		lo, hi := max(0, m[0]-bodyErrorWindow), min(len(text), m[1]+bodyErrorWindow)
-		win := text[lo:hi]
-		typePos := m[0] - lo
-		best, bestDist := "", -1
-		for _, mm := range bodyMsgRE.FindAllStringSubmatchIndex(win, 8) {
-			d := mm[0] - typePos
-			if d < 0 {
-				d = -d
-			}
-			if bestDist >= 0 && d >= bestDist {
-				continue
-			}
-			g := 2
-			if mm[2] < 0 {
-				g = 4
-			}
-			best, bestDist = win[mm[g]:mm[g+1]], d
-		}
-		msg := strings.ReplaceAll(strings.ReplaceAll(best, `\"`, `"`), `\'`, `'`)
+	typed := bodyTypeRE.FindAllStringSubmatchIndex(text, 8)
+	for _, m := range typed {
+		msg, _ := nearestBodyMessage(text, m[0], m[1])
 		out = append(out, ErrorInfo{Type: text[m[2]:m[3]], Message: msg})
 	}
+	// The OpenAI-compatible server's error object without its "type",
+	// which clients cut or leave out ({"object":"error","message":"\"auto\"
+	// tool choice requires --enable-auto-tool-ch…", relayed by Home
+	// Assistant, mike-nott/mcp-assist#21; vLLM's own error bodies before
+	// they named a class): its message, as an api-error.
+	for _, m := range bodyObjectRE.FindAllStringIndex(text, 8) {
+		if slices.ContainsFunc(typed, func(t []int) bool { return t[0] > m[0]-bodyErrorWindow && t[0] < m[1]+bodyErrorWindow }) {
+			continue // the typed error read above
+		}
+		msg, _ := nearestBodyMessage(text, m[0], m[1])
+		if msg == "" || strings.HasPrefix(msg, "\\") {
+			// A renderer that dropped the escapes ("message":""auto"
+			// tool choice …", Markdown's \" cooked to "): the message
+			// runs to the quote that ends the value.
+			if mm := bodyLooseMsgRE.FindStringSubmatch(text[m[1]:min(len(text), m[1]+bodyErrorWindow)]); mm != nil {
+				msg = mm[1]
+			}
+		}
+		if msg != "" {
+			out = append(out, ErrorInfo{Type: "api-error", Message: msg})
+		}
+	}
 	return out
+}
+
+// bodyLooseMsgRE is an error object's "message" whose inner quotes are
+// not escaped: the value ends at a quote before a comma, a brace or the
+// end of the line.
+var bodyLooseMsgRE = regexp.MustCompile(`(?m)^\s*,?\s*["']message["']\s*:\s*"(.{1,600}?)"\s*(?:[,}]|\.?\s*$)`)
+
+// bodyObjectRE is the OpenAI-compatible error object's marker.
+var bodyObjectRE = regexp.MustCompile(`["']object["']\s*:\s*["']error["']`)
+
+// nearestBodyMessage returns the "message" nearest to text[start:end]
+// within bodyErrorWindow, unescaped.
+func nearestBodyMessage(text string, start, end int) (string, bool) {
+	lo, hi := max(0, start-bodyErrorWindow), min(len(text), end+bodyErrorWindow)
+	win := text[lo:hi]
+	pos := start - lo
+	best, bestDist := "", -1
+	for _, mm := range bodyMsgRE.FindAllStringSubmatchIndex(win, 8) {
+		d := mm[0] - pos
+		if d < 0 {
+			d = -d
+		}
+		if bestDist >= 0 && d >= bestDist {
+			continue
+		}
+		g := 2
+		if mm[2] < 0 {
+			g = 4
+		}
+		best, bestDist = win[mm[g]:mm[g+1]], d
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(best, `\"`, `"`), `\'`, `'`), bestDist >= 0
 }
 
 // errorKind is Herald's category for an error, independent of the class

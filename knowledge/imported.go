@@ -61,7 +61,9 @@ type Issue struct {
 //     program's path ("…/bin/python") is not a model.
 //   - 11: a Compose or Kubernetes command written as one string
 //     ("command: --model x", or a folded block) is a command.
-const Reading = 11
+//   - 12: the OpenAI-compatible server's error object without a "type"
+//     ({"object":"error","message":…}) is an api-error with its message.
+const Reading = 12
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
