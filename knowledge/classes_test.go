@@ -404,6 +404,41 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Shell themes end their prompts in a glyph: starship's and
+			// pure's "❯" ("<repo_root> main ❯ bash …", vllm-dev C1-024;
+			// "✦ ❯ vllm serve …" and "❯ vllm serve …" in two projects'
+			// notes), oh-my-zsh's "➜  dir git:(main) ✗", "λ".
+			name: "themed shell prompts",
+			body: "```\n✦ ❯ vllm serve Qwen/Qwen2.5-1.5B-Instruct --gpu-memory-utilization 0.3\n➜  vllm git:(main) ✗ vllm serve m/y --port 1\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 2 || f.Commands[0].String() != "vllm serve Qwen/Qwen2.5-1.5B-Instruct --gpu-memory-utilization=0.3" || f.Commands[1].String() != "vllm serve m/y --port=1" {
+					t.Errorf("commands = %v", f.Commands)
+				}
+			},
+		},
+		{
+			// A placeholder in angle brackets is a word, not a shell
+			// redirection that swallows the options after it ("vllm serve
+			// <model> --host 0.0.0.0 --port 8000" in guides; "vllm serve
+			// <模型名称> --tensor-parallel-size 1"; "bash
+			// <repo_root>/vllm_infer/run_vllm_server.sh", vllm-dev
+			// C1-024, in prose too). A directory named like the program
+			// ("vendored `vllm/`") and the program named alone run nothing.
+			name: "placeholders in angle brackets",
+			body: "Repo: HunyuanImage-3.0 with vendored `vllm/`.\n\n```bash\nvllm serve <model> --host 0.0.0.0 --port 8000\n```\n\nThen I ran bash <repo_root>/vllm_infer/run_vllm_server.sh and it failed.",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.String() != "vllm serve <model> --host=0.0.0.0 --port=8000" {
+					t.Errorf("command = %v", c)
+				}
+				if !slices.ContainsFunc(f.Commands, func(c Command) bool { return c.String() == "bash <repo_root>/vllm_infer/run_vllm_server.sh" }) {
+					t.Errorf("commands = %v, want the script run too", f.Commands)
+				}
+				if slices.ContainsFunc(f.Commands, func(c Command) bool { return c.Program == "vllm" && c.Subcommand == "" && len(c.Flags) == 0 }) {
+					t.Errorf("commands = %v: a directory read as the program", f.Commands)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

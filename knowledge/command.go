@@ -21,6 +21,25 @@ var genericPrograms = map[string]bool{
 // "user@host:~$ ".
 var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?[$%#>]\s+`)
 
+// themedPromptRE strips the prompts of shell themes, which end in a
+// glyph rather than "$": starship's and pure's "❯" after the directory
+// and branch ("<repo_root> main ❯ bash …", a vllm-dev post; "✦ ❯ vllm
+// serve …" and "❯ vllm serve …" in two projects' notes), oh-my-zsh's
+// "➜  vllm git:(main) ✗", and "λ".
+var themedPromptRE = regexp.MustCompile(`^\s*(?:[^\n❯]{0,120}❯|➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?|λ)\s+`)
+
+// shellPlaceholderRE is a placeholder written in angle brackets where a word
+// goes ("vllm serve <model> --port 8000", "<path>/Qwen2.5-32B-Instruct",
+// "bash <repo_root>/run.sh", "vllm serve <模型名称>"), as guides and
+// posts that hide their paths write it. A shell would read redirections
+// there and swallow the options after them, so it is quoted first.
+var shellPlaceholderRE = regexp.MustCompile(`(^|[\s=/:])(<[^<>\s'"]{1,60}>)`)
+
+// stripPrompt removes a shell prompt from the start of a line.
+func stripPrompt(l string) string {
+	return promptRE.ReplaceAllString(themedPromptRE.ReplaceAllString(l, ""), "")
+}
+
 // envPrefixRE matches leading NAME=value assignments.
 // systemdExecRE is a systemd unit's ExecStart= key, with the prefixes
 // systemd allows before the program ("-", "@", "+", "!"): self-hosted
@@ -190,12 +209,14 @@ func (cs *commandSet) proseCommands() {
 	}
 }
 
-// scriptRunRE finds an interpreter running a script inside a sentence.
 var spanContinuationRE = regexp.MustCompile(`\\[ \t]+`)
 
 var argparseRE = regexp.MustCompile(`\bargument (--[\w-]+)(?:/-[\w-]+)?: invalid (?:choice|\w+ value): '([^']*)'`)
 
-var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+[\w./~-]+\.(?:sh|py)\b`)
+// scriptRunRE finds an interpreter running a script inside a sentence,
+// its path perhaps hidden behind a placeholder ("bash
+// <repo_root>/vllm_infer/run_vllm_server.sh", a vllm-dev post).
+var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+(?:<[^<>\s]{1,60}>|[\w./~-])+\.(?:sh|py)\b`)
 
 // quotedRE finds phrases in double quotes, where posts often put commands:
 // I ran - " vllm serve m --tp 8 ".
@@ -208,7 +229,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	if len(line) > maxCommandBytes {
 		return nil
 	}
-	line = strings.TrimSpace(promptRE.ReplaceAllString(line, ""))
+	line = strings.TrimSpace(stripPrompt(line))
 	line = systemdExecRE.ReplaceAllString(line, "")
 	if m := argsAssignRE.FindStringSubmatch(line); m != nil {
 		line = m[1] // ENGINE_ARGS=--model x --tp 2
@@ -242,6 +263,9 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	if second, _, _ := strings.Cut(strings.TrimSpace(after), " "); strings.HasSuffix(first, ":") || strings.HasSuffix(second, ":") {
 		return nil // "vllm serve: error: argument --x: invalid", a message
 	}
+	if strings.HasSuffix(first, "/") {
+		return nil // a directory ("vllm/", a vendored copy), not a program
+	}
 	prog := path.Base(first)
 	if !s.knownProgram(prog) {
 		// In code, any tool invoked with long flags is a command.
@@ -273,6 +297,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 // prose that breaks shell quoting ("don't") falls back to the fields of
 // rest, the line without its environment prefix.
 func shellCalls(line, rest string) (calls [][]string, envs []map[string]string) {
+	line = shellPlaceholderRE.ReplaceAllString(line, "$1'$2'")
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
 	if err != nil {
 		env := map[string]string{}

@@ -502,7 +502,7 @@ func proseToolLine(l string) bool {
 // program, one of its subcommands and at most one model or path: "vllm
 // serve facebook/opt-125m".
 func bareSubcommandLine(l string, s *Schema) bool {
-	w := strings.Fields(promptRE.ReplaceAllString(l, ""))
+	w := strings.Fields(stripPrompt(l))
 	if len(w) < 2 || len(w) > 3 {
 		return false
 	}

@@ -121,7 +121,9 @@ func (f *Facts) MainCommand(s *Schema) *Command {
 		if c.pos < 0 && s.program(c.Program) != nil {
 			return c
 		}
-		if s.program(c.Program) == nil {
+		if s.program(c.Program) == nil || c.Subcommand == "" && len(c.Args) == 0 && len(c.Flags) == 0 && c.Via == "" {
+			// A program named alone ("`vllm`" in a sentence, "vllm/" a
+			// directory) runs nothing the post shows.
 			continue
 		}
 		if c.api {

@@ -63,7 +63,11 @@ type Issue struct {
 //     ("command: --model x", or a folded block) is a command.
 //   - 12: the OpenAI-compatible server's error object without a "type"
 //     ({"object":"error","message":…}) is an api-error with its message.
-const Reading = 12
+//   - 13: themed shell prompts ("❯", "➜", "λ") are stripped, a
+//     placeholder in angle brackets ("<model>") is a word, not a
+//     redirection, and a directory named like a program ("vllm/") runs
+//     nothing.
+const Reading = 13
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
