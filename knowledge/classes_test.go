@@ -862,6 +862,8 @@ func TestContainsProseWord(t *testing.T) {
 		{"multi-gpu", "gpu", true},
 		{"docker image", "image", true},
 		{"--limit-mm-per-prompt image=1", "image", true},
+		{"I set it (--tensor-parallel-size=1) and \"--enforce-eager\"", "tensor-parallel", false},
+		{"I set it (--tensor-parallel-size=1) and \"--enforce-eager\"", "enforce-eager", false},
 		{"", "image", false},
 	}
 	for _, tt := range tests {

@@ -167,7 +167,9 @@ func containsProseWord(text, w string) bool {
 	return false
 }
 
-func isTokenSep(b byte) bool { return b == ' ' || b == '\n' || b == '\t' || b == '`' }
+// isTokenSep reports whether b ends the token before a word: space, or
+// the punctuation that opens a quote, a list or a parenthesis.
+func isTokenSep(b byte) bool { return strings.IndexByte(" \n\t`([{\"',", b) >= 0 }
 
 // containsWord reports whether w occurs in text at word boundaries.
 func containsWord(text, w string) bool { return wordHits(text, w, 1, false, false) > 0 }
