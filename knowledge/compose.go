@@ -118,6 +118,9 @@ func diagnosis(f *Facts, cited []Match) string {
 		if c.Subcommand != "" {
 			what += " " + c.Subcommand
 		}
+		if c.api && c.Via != "" {
+			what = strings.TrimPrefix(c.Via, "python ") // LLM(), not a server
+		}
 		subject = code(what)
 		if len(f.Models) > 0 {
 			subject += " with " + code(f.Models[0])
@@ -203,6 +206,20 @@ func errorPhrase(e ErrorInfo) string {
 }
 
 func mainCommand(f *Facts) *Command {
+	// The main package's own command (a command line or an API call),
+	// the one with the most settings, as Facts.MainCommand prefers it:
+	// an issue template's "python collect_env.py" or a helper script
+	// named before it is not what failed.
+	var best *Command
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Program == f.Package.Name && f.Package.Name != "" && (best == nil || len(c.Flags) > len(best.Flags)) {
+			best = c
+		}
+	}
+	if best != nil {
+		return best
+	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if c.Program != "docker" && c.Program != "podman" && c.Program != "pip" && c.Program != "pip3" {

@@ -44,6 +44,25 @@ func TestComposeNamesWhatTheTopSourceIs(t *testing.T) {
 	}
 }
 
+// TestComposeNamesWhatFailed: the reply names the main package's command
+// that failed, not an issue template's "python collect_env.py" read
+// before it, and a Python API call as the call it is.
+func TestComposeNamesWhatFailed(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "<details>\n<summary>The output of <code>python collect_env.py</code></summary>\n\nvLLM Version: 0.7.3\n</details>\n\n" +
+		"```python\nllm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", max_model_len=200000)\n```\n\nValueError: The model's max seq len (200000) is larger than the maximum number of tokens that can be stored in KV cache (52000)."
+	f, _ := Extract(Post{Body: body}, p.Schema())
+	m := Match{ID: "e", Entry: Entry{ID: "e", Kind: KindIssue, URL: "https://example.org/e", Title: "t", Summary: "Lower the context."}}
+	reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"})
+	if !strings.HasPrefix(reply, "`LLM()` with `Qwen/Qwen2.5-7B-Instruct`") {
+		t.Errorf("reply opens %q, want the API call and its model", strings.SplitN(reply, "\n", 2)[0])
+	}
+}
+
 func TestComposeIsBounded(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 2000)
