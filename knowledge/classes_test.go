@@ -439,6 +439,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An error quoted in a sentence ends at its closing quote
+			// (vllm-dev B016, a vLLM forum post: "keeps giving me
+			// `RuntimeError: FlashAttention only supports AMD MI200 GPUs
+			// or newer.` and I don't see why").
+			name: "error quoted in a sentence",
+			body: "My RX 6800 keeps giving me `RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.` and I don't see why.\nThen \"KeyError: 'model.layers.0.mlp'\" when loading.",
+			check: func(t *testing.T, f Facts) {
+				var msgs []string
+				for _, e := range f.Errors {
+					msgs = append(msgs, e.Type+": "+e.Message)
+				}
+				want := []string{"RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.", "KeyError: 'model.layers.0.mlp'"}
+				if !slices.Equal(msgs, want) {
+					t.Errorf("errors = %q, want %q", msgs, want)
+				}
+			},
+		},
+		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
 			// its default (vllm-dev C1-015, C1-039, C2-004; vllm#5366's
 			// --tensor-parallel-size=1).

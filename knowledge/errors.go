@@ -213,14 +213,32 @@ func (set *errorSet) scanLines(lines []string) {
 		// container throws: OSError: Incorrect path", "vllm_worker:
 		// RuntimeError: Cannot re-initialize CUDA". A class that ends the
 		// line takes its message from the next one ("gives ValueError:").
-		if m := embeddedExcRE.FindStringSubmatch(t); m != nil {
+		if ix := embeddedExcRE.FindStringSubmatchIndex(t); ix != nil {
+			m := []string{t[ix[0]:ix[1]], t[ix[2]:ix[3]], ""}
+			if ix[4] >= 0 {
+				m[2] = t[ix[4]:ix[5]]
+			}
 			if !inTraceback && exceptionHeadingRE.MatchString(t) {
 				// "Exception:" alone on its line heads the log pasted
 				// under it (vllm-project/production-stack#43); it names
 				// no class.
 				continue
 			}
-			msg := strings.TrimRight(m[2], "`'\" ")
+			// An error quoted in a sentence ends at its closing quote:
+			// "keeps giving me `RuntimeError: FlashAttention only
+			// supports AMD MI200 GPUs or newer.` and I don't see why"
+			// (a vllm-dev forum post).
+			if ix[2] > 0 {
+				if end := closingQuote(t[ix[2]-1]); end != "" {
+					if k := strings.Index(m[2], end); k >= 0 {
+						m[2] = m[2][:k]
+					}
+				}
+			}
+			msg := strings.TrimRight(m[2], "`\" ")
+			if strings.HasSuffix(msg, "'") && strings.Count(msg, "'")%2 == 1 {
+				msg = strings.TrimRight(msg[:len(msg)-1], " ") // the quote around the whole error
+			}
 			if msg == "" {
 				msg = strings.TrimSpace(logPrefixRE.ReplaceAllString(next, ""))
 			}
@@ -234,6 +252,20 @@ func (set *errorSet) scanLines(lines []string) {
 			}
 		}
 	}
+}
+
+// closingQuote returns the quote that closes one opened by b, for the
+// marks that do not occur inside error messages (a backtick, a double
+// quote); "" for any other byte. A single quote is left alone: messages
+// quote names with it ("KeyError: 'model.layers.0'").
+func closingQuote(b byte) string {
+	switch b {
+	case '`':
+		return "`"
+	case '"':
+		return `"`
+	}
+	return ""
 }
 
 // validationHeadRE is the first line of a pydantic ValidationError's

@@ -67,7 +67,9 @@ type Issue struct {
 //     placeholder in angle brackets ("<model>") is a word, not a
 //     redirection, and a directory named like a program ("vllm/") runs
 //     nothing.
-const Reading = 13
+//   - 14: an error quoted in a sentence ends at its closing backtick
+//     or double quote.
+const Reading = 14
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
