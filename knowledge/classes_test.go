@@ -442,15 +442,16 @@ func TestReadingClasses(t *testing.T) {
 			// An error quoted in a sentence ends at its closing quote
 			// (vllm-dev B016, a vLLM forum post: "keeps giving me
 			// `RuntimeError: FlashAttention only supports AMD MI200 GPUs
-			// or newer.` and I don't see why").
+			// or newer.` and I don't see why"; vllm#19077: "Then, \"CUDA
+			// error: unknown error\" is thrown before loading module").
 			name: "error quoted in a sentence",
-			body: "My RX 6800 keeps giving me `RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.` and I don't see why.\nThen \"KeyError: 'model.layers.0.mlp'\" when loading.",
+			body: "My RX 6800 keeps giving me `RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.` and I don't see why.\nThen \"KeyError: 'model.layers.0.mlp'\" when loading.\nThen, \"CUDA error: unknown error\" is thrown before loading module.",
 			check: func(t *testing.T, f Facts) {
 				var msgs []string
 				for _, e := range f.Errors {
 					msgs = append(msgs, e.Type+": "+e.Message)
 				}
-				want := []string{"RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.", "KeyError: 'model.layers.0.mlp'"}
+				want := []string{"RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.", "KeyError: 'model.layers.0.mlp'", "cuda-error: unknown error"}
 				if !slices.Equal(msgs, want) {
 					t.Errorf("errors = %q, want %q", msgs, want)
 				}

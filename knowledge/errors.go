@@ -214,10 +214,7 @@ func (set *errorSet) scanLines(lines []string) {
 		// RuntimeError: Cannot re-initialize CUDA". A class that ends the
 		// line takes its message from the next one ("gives ValueError:").
 		if ix := embeddedExcRE.FindStringSubmatchIndex(t); ix != nil {
-			m := []string{t[ix[0]:ix[1]], t[ix[2]:ix[3]], ""}
-			if ix[4] >= 0 {
-				m[2] = t[ix[4]:ix[5]]
-			}
+			m := submatches(t, ix)
 			if !inTraceback && exceptionHeadingRE.MatchString(t) {
 				// "Exception:" alone on its line heads the log pasted
 				// under it (vllm-project/production-stack#43); it names
@@ -246,12 +243,35 @@ func (set *errorSet) scanLines(lines []string) {
 			continue
 		}
 		for _, le := range lineErrors {
-			if m := le.re.FindStringSubmatch(t); m != nil {
-				set.add(le.read(m, next))
+			if ix := le.re.FindStringSubmatchIndex(t); ix != nil {
+				e := le.read(submatches(t, ix), next)
+				// Quoted in a sentence ("Then, \"CUDA error: unknown
+				// error\" is thrown before loading module", vllm#19077),
+				// the message ends at the closing quote.
+				if ix[0] > 0 {
+					if end := closingQuote(t[ix[0]-1]); end != "" {
+						if k := strings.Index(e.Message, end); k >= 0 {
+							e.Message = strings.TrimSpace(e.Message[:k])
+						}
+					}
+				}
+				set.add(e)
 				break
 			}
 		}
 	}
+}
+
+// submatches returns the strings of a FindStringSubmatchIndex result,
+// "" for a group that did not take part.
+func submatches(s string, ix []int) []string {
+	m := make([]string, len(ix)/2)
+	for i := range m {
+		if ix[2*i] >= 0 {
+			m[i] = s[ix[2*i]:ix[2*i+1]]
+		}
+	}
+	return m
 }
 
 // closingQuote returns the quote that closes one opened by b, for the

@@ -69,7 +69,8 @@ type Issue struct {
 //     nothing.
 //   - 14: an error quoted in a sentence ends at its closing backtick
 //     or double quote.
-const Reading = 14
+//   - 15: so does one printed without a class ("CUDA error: …").
+const Reading = 15
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
