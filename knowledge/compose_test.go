@@ -128,6 +128,10 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"Support `tools` and `tool_choice` parameter in OpenAI compatible service", "vllm openai 接口应该如何使用 tools 和 tool_choice 参数？", true},
 		{"Support for Qwen3 fails to load", "It stops at loading weights.", true},
 		{"[Bug]: Add a LoRA adapter and the server crashes", "Segmentation fault (core dumped)", true},
+		// Pull-request templates describe a change (vllm-project/vllm#20210,
+		// kubernetes-sigs/gateway-api-inference-extension#2487).
+		{"Fix vllm gpu deployment yaml", "The yaml has a bug which is leading to pods crashing.\n\n**What type of PR is this?**\n\n/kind bug\n\n**What this PR does / why we need it**:\nfixes it", false},
+		{"Docker compose example", "## Purpose\n\nEasy start with docker compose\n\n## Test Plan\n\ndocker-compose up -d\n\n## Test Result\n\nstarted", false},
 		// production-stack's tags without brackets.
 		{"feature: helm chart env variable support VLLM_USE_V1", "It is hardcoded and cannot be managed via values.yaml.", false},
 		{"[Doc]: Add --speculative-config option documentation", "### 📚 The doc issue\n\nThe option is missing.", false},

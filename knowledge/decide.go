@@ -91,8 +91,13 @@ var (
 	// motivation and pitch" (which mem0 and others shorten to "🚀 The
 	// feature"), GitHub's default "Is your feature request related to a
 	// problem?" and "Describe the solution you'd like", vLLM's RFC
-	// "Proposed Change.", and a "## Feature Request" heading.
-	requestTemplateRE = regexp.MustCompile(`(?im)^[\t ]*(?:#{1,6}[\t ]*)?(?:\*\*)?(?:🚀[\t ]*the feature\b|the feature, motivation and pitch|is your feature request related to a problem|describe the solution you'd like|proposed change\.)|(?im)^[\t ]*#{1,6}[\t ]*(?:🚀[\t ]*)?feature request[\t ]*$`)
+	// "Proposed Change.", and a "## Feature Request" heading; and the
+	// templates of pull requests, which describe a change: vLLM's
+	// ("Essential Elements of an Effective PR Description Checklist",
+	// "## Purpose" then "## Test Plan": vllm-project/vllm#20210, #37878)
+	// and Kubernetes' ("What type of PR is this?", "What this PR does /
+	// why we need it": kubernetes-sigs/gateway-api-inference-extension#2487).
+	requestTemplateRE = regexp.MustCompile(`(?im)^[\t ]*(?:#{1,6}[\t ]*)?(?:\*\*)?(?:🚀[\t ]*the feature\b|the feature, motivation and pitch|is your feature request related to a problem|describe the solution you'd like|proposed change\.|essential elements of an effective pr description|what type of pr is this\?|what this pr does / why we need it|which issue\(s\) this pr fixes)|(?im)^[\t ]*#{1,6}[\t ]*(?:🚀[\t ]*)?feature request[\t ]*$|(?ims)^[\t ]*#{1,6}[\t ]*purpose[\t ]*$.*^[\t ]*#{1,6}[\t ]*test plan[\t ]*$`)
 	// supportTitleRE is an issue template's own word that the post asks
 	// for help: "[Usage]: …", "[Bug]: …", "[Installation]: …".
 	supportTitleRE = regexp.MustCompile(`(?i)^\s*\[(usage|bug|installation|question|help|performance)\]`)
