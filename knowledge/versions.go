@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -68,6 +69,16 @@ type compiledPackages struct {
 	// "vllm 0.6.3" (pip list), "vLLM version: 0.8.3", "vllm version
 	// 0.5.3"; nil when the vocabulary names none.
 	stated *regexp.Regexp
+	// needles are the lower-cased literal heads of the names: a line
+	// holding none of them is not tried against stated, which keeps a
+	// long line of punctuation cheap.
+	needles []string
+}
+
+// mayState reports whether a line names any of the packages.
+func (c compiledPackages) mayState(l string) bool {
+	l = strings.ToLower(l)
+	return slices.ContainsFunc(c.needles, func(n string) bool { return strings.Contains(l, n) })
 }
 
 func compilePackages(names []string) compiledPackages {
@@ -77,11 +88,13 @@ func compilePackages(names []string) compiledPackages {
 		n = strings.ToLower(strings.TrimSpace(n))
 		if stem, ok := strings.CutSuffix(n, "*"); ok {
 			alts = append(alts, regexp.QuoteMeta(stem)+`\d+`)
+			c.needles = append(c.needles, stem)
 			continue
 		}
 		if n != "" {
 			c.known[n] = true
 			alts = append(alts, regexp.QuoteMeta(n))
+			c.needles = append(c.needles, n)
 		}
 	}
 	if len(alts) == 0 {
@@ -295,7 +308,7 @@ var labelledVersions = []struct {
 
 // prose reads "vllm 0.8.5" in a sentence.
 func (vs *versionSet) prose(l string) {
-	if vs.pk.stated == nil {
+	if vs.pk.stated == nil || !vs.pk.mayState(l) {
 		return
 	}
 	for _, m := range vs.pk.stated.FindAllStringSubmatch(l, -1) {
@@ -314,7 +327,7 @@ func (vs *versionSet) title(title string, s *Schema) {
 	if s != nil {
 		main = s.Vocabulary.Package.Name
 	}
-	if vs.pk.stated == nil {
+	if vs.pk.stated == nil || !vs.pk.mayState(title) {
 		return
 	}
 	for _, m := range vs.pk.stated.FindAllStringSubmatch(title, -1) {
