@@ -225,14 +225,7 @@ func (set *errorSet) scanLines(lines []string) {
 			// "keeps giving me `RuntimeError: FlashAttention only
 			// supports AMD MI200 GPUs or newer.` and I don't see why"
 			// (a vllm-dev forum post).
-			if ix[2] > 0 {
-				if end := closingQuote(t[ix[2]-1]); end != "" {
-					if k := strings.Index(m[2], end); k >= 0 {
-						m[2] = m[2][:k]
-					}
-				}
-			}
-			msg := strings.TrimRight(m[2], "`\" ")
+			msg := strings.TrimRight(endAtQuote(t, ix[2], m[2]), "`\" ")
 			if strings.HasSuffix(msg, "'") && strings.Count(msg, "'")%2 == 1 {
 				msg = strings.TrimRight(msg[:len(msg)-1], " ") // the quote around the whole error
 			}
@@ -248,13 +241,7 @@ func (set *errorSet) scanLines(lines []string) {
 				// Quoted in a sentence ("Then, \"CUDA error: unknown
 				// error\" is thrown before loading module", vllm#19077),
 				// the message ends at the closing quote.
-				if ix[0] > 0 {
-					if end := closingQuote(t[ix[0]-1]); end != "" {
-						if k := strings.Index(e.Message, end); k >= 0 {
-							e.Message = strings.TrimSpace(e.Message[:k])
-						}
-					}
-				}
+				e.Message = endAtQuote(t, ix[0], e.Message)
 				set.add(e)
 				break
 			}
@@ -274,18 +261,18 @@ func submatches(s string, ix []int) []string {
 	return m
 }
 
-// closingQuote returns the quote that closes one opened by b, for the
-// marks that do not occur inside error messages (a backtick, a double
-// quote); "" for any other byte. A single quote is left alone: messages
-// quote names with it ("KeyError: 'model.layers.0'").
-func closingQuote(b byte) string {
-	switch b {
-	case '`':
-		return "`"
-	case '"':
-		return `"`
+// endAtQuote cuts msg, an error read from line at offset at, at the
+// quote that closes one opened just before at: a backtick or a double
+// quote, which do not occur inside error messages. A single quote is
+// left alone: messages quote names with it ("KeyError: 'model.layers.0'").
+func endAtQuote(line string, at int, msg string) string {
+	if at == 0 || (line[at-1] != '`' && line[at-1] != '"') {
+		return msg
 	}
-	return ""
+	if k := strings.IndexByte(msg, line[at-1]); k >= 0 {
+		return strings.TrimRight(msg[:k], " ")
+	}
+	return msg
 }
 
 // validationHeadRE is the first line of a pydantic ValidationError's

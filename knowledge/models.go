@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // modelRE matches a Hugging Face model id: org/name.
@@ -336,14 +335,7 @@ func extractIntent(doc *document) string {
 	for _, l := range doc.prose {
 		if m := intentRE.FindString(l); m != "" {
 			m = strings.TrimSpace(m)
-			if len(m) > 160 {
-				cut := 160
-				for cut > 0 && !utf8.RuneStart(m[cut]) {
-					cut--
-				}
-				m = m[:cut]
-			}
-			return m
+			return cutRunes(m, 160)
 		}
 	}
 	return ""

@@ -393,12 +393,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		out = append(out, GPU{Name: name, MemoryGiB: mem})
 	}
 	for _, ix := range gpuNamedRE.FindAllStringSubmatchIndex(text, 8) {
-		m := make([]string, len(ix)/2)
-		for i := range m {
-			if ix[2*i] >= 0 {
-				m[i] = text[ix[2*i]:ix[2*i+1]]
-			}
-		}
+		m := submatches(text, ix)
 		// A bare digit before the name counts the cards ("2 RTX 3090
 		// GPUs") unless it ends a version or a decimal ("0.8 H100").
 		if m[1] != "" && !strings.ContainsAny(m[1], "xX×*") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {

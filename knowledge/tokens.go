@@ -277,9 +277,18 @@ func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	return cutRunes(s, n) + "…"
+}
+
+// cutRunes returns at most the first n bytes of s, cut on a rune
+// boundary.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
 	cut := n
 	for cut > 0 && (s[cut]&0xC0) == 0x80 {
 		cut--
 	}
-	return s[:cut] + "…"
+	return s[:cut]
 }
