@@ -184,6 +184,51 @@ func bareModels(doc *document, s *Schema, add func(string)) {
 				add(strings.TrimRight(name, ".-_"))
 			}
 		}
+		spacedFamilyModels(t, s, add)
+	}
+}
+
+// spacedFamilyModels adds the models a title or a sentence names by
+// family and generation with a space between them ("GLM 4.7 Tool Call
+// issue", "DeepSeek V3.2 on B200 fails", "model: deepseek v3.2"), as
+// written. The generation is read as an imported issue's title is
+// (titleGeneration), so that the post and the entries it is ranked
+// against name a model the same way; a size ("llama 7b") is no
+// generation. Forms without the space ("Qwen2.5", "Llama-3") are single
+// words, which isModelName reads.
+func spacedFamilyModels(t string, s *Schema, add func(string)) {
+	if s == nil {
+		return
+	}
+	lower := strings.ToLower(t)
+	type span struct{ start, stop int }
+	var found []span
+	for _, fam := range s.vocabularyFamilies() {
+		for i := 0; i < len(lower); {
+			j := strings.Index(lower[i:], fam+" ")
+			if j < 0 {
+				break
+			}
+			start, end := i+j, i+j+len(fam)
+			i = end
+			if start > 0 && isWordByte(lower[start-1]) {
+				continue
+			}
+			gen := titleGeneration(lower[end:])
+			if gen == "" {
+				continue
+			}
+			stop := end + 1 + len(gen)
+			if stop < len(lower) && (isWordByte(lower[stop]) || lower[stop] == '.' && stop+1 < len(lower) && isWordByte(lower[stop+1])) {
+				continue // "qwen 2x faster", a longer word or number
+			}
+			found = append(found, span{start, stop})
+		}
+	}
+	// In the order the text names them: the first is the post's model.
+	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
+	for _, f := range found {
+		add(t[f.start:f.stop])
 	}
 }
 

@@ -1,0 +1,142 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/heraldbot/herald/github"
+	"github.com/heraldbot/herald/knowledge"
+)
+
+// corpusLabel is one line of testdata/corpus-extraction.jsonl: what a
+// reader finds in a GitHub issue of ../shared/kb-corpus, which holds the
+// issue's text. The labels were written, and committed, before Herald
+// read these issues: thirty issues drawn from the corpus by a fixed seed
+// (random.Random(20261203) over the issues with a body of 300 bytes or
+// more that no test or README line names), none of them among the
+// vllm-dev cases the extraction rules were written from. They are a
+// held-out measure of extraction, not a set to tune on.
+type corpusLabel struct {
+	ID     string `json:"case_id"`
+	Issue  int    `json:"issue"`
+	Source string `json:"source"`
+	Expect Expect `json:"expect"`
+}
+
+// corpusIssuesPath is the corpus beside the repository.
+const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
+
+// corpusExtractionFloor is the overall extraction figure this test holds
+// Herald to on these issues, less one fact: the labels were committed
+// (f0d10f9)
+// before Herald read them, and the first measurement was 91.9% (68 of 74
+// labelled facts, none wrong). Three of the six misses were models named
+// by family and generation with a space ("GLM 4.7", "DeepSeek V3.2"), a
+// class a vllm-dev post shows too (C3-034, "model: deepseek v3.2"); with
+// it read, 71 of 74 (96.0%), and the model figure is no longer a held-out
+// one. A change that loses a fact on these posts fails here rather than
+// passing unnoticed; never tune a rule to them alone.
+const corpusExtractionFloor = 94.5
+
+func TestCorpusExtraction(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(corpusIssuesPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent (it sits beside the repository in the dev environment); the held-out extraction figure needs the corpus issues' text", corpusIssuesPath)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	issues, _, err := github.ParseIssueList(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byNumber := map[int]knowledge.Issue{}
+	for _, is := range issues {
+		byNumber[is.Number] = is
+	}
+	labels := readCorpusLabels(t)
+	if len(labels) != 30 {
+		t.Fatalf("%d labelled issues, want 30", len(labels))
+	}
+	s := vllmSchema(t)
+	var cases []Case
+	var results []Result
+	for _, l := range labels {
+		is, ok := byNumber[l.Issue]
+		if !ok {
+			t.Fatalf("%s: issue %d is not in %s", l.ID, l.Issue, corpusIssuesPath)
+		}
+		if l.Source != is.URL {
+			t.Errorf("%s: source %s, but the corpus issue's URL is %s", l.ID, l.Source, is.URL)
+		}
+		facts, err := knowledge.Extract(knowledge.Post{Title: is.Title, Body: is.Body}, s)
+		if err != nil {
+			t.Fatalf("%s: %v", l.ID, err)
+		}
+		cases = append(cases, Case{ID: l.ID, Category: Support, Title: is.Title, Body: is.Body, Expect: l.Expect, Source: l.Source})
+		results = append(results, Result{CaseID: l.ID, Facts: &facts})
+	}
+	rep := Score(cases, results, s)
+	fields := slices.Sorted(func(yield func(string) bool) {
+		for k := range rep.Fields {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	right, total := 0, 0
+	for _, k := range fields {
+		fs := rep.Fields[k]
+		right += fs.Right
+		total += fs.Total
+		t.Logf("%-9s %5.1f%% (%d/%d, %d wrong)", k, fs.Pct, fs.Right, fs.Total, fs.Wrong)
+	}
+	t.Logf("extraction on %d held-out corpus issues: %.1f%% (%d/%d)", len(cases), rep.ExtractPct, right, total)
+	var missed []string
+	for _, c := range rep.Cases {
+		if len(c.Missed) > 0 {
+			missed = append(missed, c.ID+": "+strings.Join(c.Missed, ","))
+		}
+	}
+	sort.Strings(missed)
+	for _, m := range missed {
+		t.Log("missed ", m)
+	}
+	if rep.ExtractPct < corpusExtractionFloor {
+		t.Errorf("extraction on the held-out corpus issues is %.1f%%, below its floor of %.1f%%", rep.ExtractPct, corpusExtractionFloor)
+	}
+}
+
+func readCorpusLabels(t *testing.T) []corpusLabel {
+	t.Helper()
+	f, err := os.Open("testdata/corpus-extraction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusLabel
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var l corpusLabel
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("testdata/corpus-extraction.jsonl line %d: %v", n, err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
