@@ -34,16 +34,19 @@ type corpusLabel struct {
 const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 
 // corpusExtractionFloor is the overall extraction figure this test holds
-// Herald to on these issues, less one fact: the labels were committed
-// (f0d10f9)
-// before Herald read them, and the first measurement was 91.9% (68 of 74
-// labelled facts, none wrong). Three of the six misses were models named
-// by family and generation with a space ("GLM 4.7", "DeepSeek V3.2"), a
-// class a vllm-dev post shows too (C3-034, "model: deepseek v3.2"); with
-// it read, 71 of 74 (96.0%), and the model figure is no longer a held-out
-// one. A change that loses a fact on these posts fails here rather than
-// passing unnoticed; never tune a rule to them alone.
-const corpusExtractionFloor = 94.5
+// Herald to on these issues, less one fact. The labels were committed
+// before Herald read the issues, in two batches of thirty (f0d10f9,
+// b4c1e95). The first batch measured 91.9% (68 of 74 labelled facts,
+// none wrong); three of its misses were models named by family and
+// generation with a space ("GLM 4.7"), a class a vllm-dev post shows too
+// (C3-034), and with it read the batch is at 96.0%. The second batch,
+// labelled after that change, measured 90.8% (109 of 120, 7 wrong);
+// Python's options before -m (two corpus posts) and vLLM's debug-level
+// platform probe (which had named a platform wrongly) were then read,
+// so neither batch is wholly held out any more. A change that loses a
+// fact on these posts fails here rather than passing unnoticed; never
+// tune a rule to them alone.
+const corpusExtractionFloor = 93.2
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -64,8 +67,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 30 {
-		t.Fatalf("%d labelled issues, want 30", len(labels))
+	if len(labels) != 60 {
+		t.Fatalf("%d labelled issues, want 60", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
@@ -100,7 +103,7 @@ func TestCorpusExtraction(t *testing.T) {
 		total += fs.Total
 		t.Logf("%-9s %5.1f%% (%d/%d, %d wrong)", k, fs.Pct, fs.Right, fs.Total, fs.Wrong)
 	}
-	t.Logf("extraction on %d held-out corpus issues: %.1f%% (%d/%d)", len(cases), rep.ExtractPct, right, total)
+	t.Logf("extraction on %d labelled corpus issues: %.1f%% (%d/%d)", len(cases), rep.ExtractPct, right, total)
 	var missed []string
 	for _, c := range rep.Cases {
 		if len(c.Missed) > 0 {
@@ -112,7 +115,7 @@ func TestCorpusExtraction(t *testing.T) {
 		t.Log("missed ", m)
 	}
 	if rep.ExtractPct < corpusExtractionFloor {
-		t.Errorf("extraction on the held-out corpus issues is %.1f%%, below its floor of %.1f%%", rep.ExtractPct, corpusExtractionFloor)
+		t.Errorf("extraction on the labelled corpus issues is %.1f%%, below its floor of %.1f%%", rep.ExtractPct, corpusExtractionFloor)
 	}
 }
 

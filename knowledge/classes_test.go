@@ -54,6 +54,31 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// With VLLM_LOGGING_LEVEL=DEBUG, vLLM logs every platform it
+			// tries (vllm-project/vllm#16197 read "tpu" from them); the
+			// one it confirms is the post's.
+			name: "platform probe of a debug log",
+			body: "```\nDEBUG 04-07 19:38:47 [__init__.py:34] Checking if TPU platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:44] TPU platform is not available because: No module named 'libtpu'\nDEBUG 04-07 19:38:47 [__init__.py:52] Checking if CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:72] Confirmed CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:114] ROCm platform is not available because: No module named 'amdsmi'\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q, want cuda", f.Platform)
+				}
+			},
+		},
+		{
+			// Python's own options before -m: vllm-project/vllm#188
+			// ("python -u -m vllm.entrypoints.openai.api_server") and
+			// #4443 ("python -O -u -m …").
+			name: "interpreter options before python -m",
+			body: "```\nCUDA_VISIBLE_DEVICES=1 python -O -u -X dev -W ignore -m vllm.entrypoints.openai.api_server --port=8001 --model=/models/m1\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Program != "vllm" || c.Flags["--model"] != "/models/m1" || c.Flags["--port"] != "8001" {
+					t.Errorf("main command = %+v", c)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

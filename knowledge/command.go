@@ -385,8 +385,12 @@ var dockerBoolFlags = map[string]bool{
 func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 	name := path.Base(words[0])
 	args := words[1:]
+	isPython := name == "python" || name == "python3" || strings.HasPrefix(name, "python3.")
+	if isPython {
+		args = skipInterpreterOptions(args)
+	}
 	switch {
-	case (name == "python" || name == "python3" || strings.HasPrefix(name, "python3.")) && len(args) >= 2 && args[0] == "-m":
+	case isPython && len(args) >= 2 && args[0] == "-m":
 		if p, sub := s.module(args[1]); p != nil {
 			c := parseArgs(p.Name, args[2:], p, s)
 			if c.Subcommand == "" {
@@ -408,6 +412,33 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 	c.Env = nonEmpty(env)
 	return []Command{c}
 }
+
+// skipInterpreterOptions drops the options Python's own command line
+// takes before "-m module" ("python -u -m vllm.entrypoints…", "python3 -O
+// -m …", "-X dev", "-W ignore"), which say how the interpreter runs, not
+// what: the module after them is the program. Anything else is left as
+// it is.
+func skipInterpreterOptions(args []string) []string {
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "-W" || a == "-X":
+			if len(args) < 2 {
+				return args
+			}
+			args = args[2:]
+		case strings.HasPrefix(a, "-W") || strings.HasPrefix(a, "-X") || pythonSwitchesRE.MatchString(a):
+			args = args[1:]
+		default:
+			return args
+		}
+	}
+	return args
+}
+
+// pythonSwitchesRE is a group of Python's switches without arguments
+// ("-u", "-OO", "-Bu"); "-m" and "-c" end the interpreter's options.
+var pythonSwitchesRE = regexp.MustCompile(`^-[bBdEiIOPqsSuvx]+$`)
 
 func dockerRun(name string, args []string, env map[string]string, s *Schema) []Command {
 	c := Command{Program: name, Subcommand: "run", Flags: map[string]string{}, Env: nonEmpty(env)}

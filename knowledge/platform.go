@@ -77,6 +77,9 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
 	// Pasted `git log --oneline` lines name other people's platforms.
 	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
+	if re := s.logs().probeLines; re != nil {
+		text = re.ReplaceAllString(text, "")
+	}
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "on cpu") {
 		text = cpuCoreRE.ReplaceAllString(text, "")

@@ -97,16 +97,21 @@ type Vocabulary struct {
 // about the installation it runs on. In Version, {version} stands for a
 // release version, which the first group captures ("vLLM API server
 // version {version}"); Platform's first group is the platform it
-// detected.
+// detected. PlatformProbe matches the lines it logs while it tries
+// platforms one by one ("TPU platform is not available because: …"):
+// they name platforms it does not run on, so they are no evidence of one.
 type LogFormats struct {
-	Version  string `yaml:"version" json:"version,omitempty"`
-	Platform string `yaml:"platform" json:"platform,omitempty"`
+	Version       string `yaml:"version" json:"version,omitempty"`
+	Platform      string `yaml:"platform" json:"platform,omitempty"`
+	PlatformProbe string `yaml:"platform_probe" json:"platform_probe,omitempty"`
 }
 
 // compiledLogs are LogFormats ready to match; a nil field matches
 // nothing.
 type compiledLogs struct {
 	version, platform *regexp.Regexp
+	// probeLines matches whole lines that PlatformProbe matches in.
+	probeLines *regexp.Regexp
 }
 
 // compile compiles the formats; it reports the first that does not.
@@ -121,6 +126,11 @@ func (l LogFormats) compile() (compiledLogs, error) {
 	if l.Platform != "" {
 		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.platform: %w", err)
+		}
+	}
+	if l.PlatformProbe != "" {
+		if c.probeLines, err = regexp.Compile(`(?im)^.*(?:` + l.PlatformProbe + `).*$`); err != nil {
+			return compiledLogs{}, fmt.Errorf("log_formats.platform_probe: %w", err)
 		}
 	}
 	return c, nil
