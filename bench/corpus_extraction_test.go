@@ -41,12 +41,13 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // generation with a space ("GLM 4.7"), a class a vllm-dev post shows too
 // (C3-034), and with it read the batch is at 96.0%. The second batch,
 // labelled after that change, measured 90.8% (109 of 120, 7 wrong);
-// Python's options before -m (two corpus posts) and vLLM's debug-level
-// platform probe (which had named a platform wrongly) were then read,
-// so neither batch is wholly held out any more. A change that loses a
+// Python's options before -m (two corpus posts), vLLM's debug-level
+// platform probe (which had named a platform wrongly) and toolkit
+// versions in titles (three corpus posts) were then read, so neither
+// batch is wholly held out any more: both measure 94.8% (184 of 194). A change that loses a
 // fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.2
+const corpusExtractionFloor = 94.3
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

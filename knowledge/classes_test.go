@@ -79,6 +79,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A toolkit's version in the title, in the forms a sentence
+			// states it in: vllm-project/vllm#49778 ("fails for ROCm 7.14
+			// on gfx950"), #8736 ("vllm-openai cuda 11.8 docker image"),
+			// #2047 ("cuda11.8 for v0.2.4"); "vLLM ROCm v0.18.0" (#43029)
+			// is vLLM's version for ROCm, not ROCm's.
+			name:  "toolkit version in a title",
+			title: "[Bug]: gpt-oss-120b fails for ROCm 7.14 on gfx950, unlike vLLM ROCm v0.18.0",
+			body:  "It crashes at startup.",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["rocm"] != "7.14" || len(f.Versions) != 1 {
+					t.Errorf("versions = %v, want rocm 7.14 alone", f.Versions)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

@@ -321,11 +321,20 @@ func (vs *versionSet) prose(l string) {
 }
 
 // title reads the versions of the main package, torch and transformers
-// a title names, the weakest statement.
+// a title names, and those of the toolkits in the forms a sentence
+// states them in ("fails for ROCm 7.14 on gfx950", "with vllm-openai cuda
+// 11.8 docker image"): the weakest statement.
 func (vs *versionSet) title(title string, s *Schema) {
 	main := ""
 	if s != nil {
 		main = s.Vocabulary.Package.Name
+	}
+	for _, lv := range labelledVersions {
+		if lv.pkg == "cuda" || lv.pkg == "rocm" || lv.pkg == "python" {
+			if m := lv.re.FindStringSubmatch(title); m != nil {
+				vs.set(lv.pkg, m[1], tierTitle)
+			}
+		}
 	}
 	if vs.pk.stated == nil || !vs.pk.mayState(title) {
 		return
