@@ -94,6 +94,25 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A backslash that carries an install or an export into the
+			// program's run: vllm-project/vllm#22519 ("uv pip install
+			// --pre vllm==0.10.1+gptoss \\" then "vllm serve …") and
+			// #23684 ("export HF_HUB_OFFLINE=1 \\" then "vllm serve …").
+			// A package list that goes on is still one install.
+			name: "continuation after an install or an export",
+			body: "```\nuv pip install --pre vllm==0.10.1+gptoss \\\nvllm serve openai/gpt-oss-20b\nexport HF_HUB_OFFLINE=1 \\\n  vllm serve \"Qwen/Qwen3.5-4B\" --port 8020\npip install vllm \\\n  transformers\n```",
+			check: func(t *testing.T, f Facts) {
+				var runs []string
+				for _, c := range f.Commands {
+					runs = append(runs, c.String())
+				}
+				want := []string{"uv pip install --pre=vllm==0.10.1+gptoss", "vllm serve openai/gpt-oss-20b", "vllm serve Qwen/Qwen3.5-4B --port=8020", "pip install vllm transformers"}
+				if !slices.Equal(runs, want) {
+					t.Errorf("commands = %q, want %q", runs, want)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

@@ -138,7 +138,7 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 // lists of Dockerfiles, Compose files and manifests in them.
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
-		for _, l := range joinContinuations(strings.Split(block, "\n")) {
+		for _, l := range joinContinuations(strings.Split(block, "\n"), cs.s) {
 			// A code line wrapped in a stray backtick: "`sudo docker run".
 			cs.add(strings.Trim(l, "`"), false, 0)
 		}
@@ -178,7 +178,7 @@ func (cs *commandSet) proseCommands() {
 			cs.addBuilt(c, true)
 		}
 	}
-	for _, l := range joinFlagLines(joinContinuations(doc.prose)) {
+	for _, l := range joinFlagLines(joinContinuations(doc.prose, cs.s)) {
 		if starts := embeddedStarts(l, s); len(starts) > 0 && (starts[0] > 0 || sentenceLike(l)) {
 			// A command inside a sentence or after a label: "Running
 			// vllm serve x --max-model-len 4096 gives ...". The first
@@ -626,7 +626,7 @@ func isListingRow(words []string) bool {
 // it) into its main command: the first command of a program the schema
 // knows, else the first command; nil if the line holds no command.
 func ParseCommand(line string, s *Schema) *Command {
-	cmds := parseCommandLine(strings.Join(joinContinuations(strings.Split(line, "\n")), " "), s, false)
+	cmds := parseCommandLine(strings.Join(joinContinuations(strings.Split(line, "\n"), s), " "), s, false)
 	for i := range cmds {
 		if s.program(cmds[i].Program) != nil {
 			return &cmds[i]

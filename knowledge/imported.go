@@ -70,7 +70,13 @@ type Issue struct {
 //   - 14: an error quoted in a sentence ends at its closing backtick
 //     or double quote.
 //   - 15: so does one printed without a class ("CUDA error: …").
-const Reading = 15
+//   - 16: a model named by family and generation with a space ("GLM
+//     4.7"), Python's own options before -m, a toolkit's version in a
+//     title, and a continuation that carries an install or an export
+//     into the program's run are read; a debug log's platform probe is
+//     no platform evidence. (Issue and docs entries read the same as at
+//     15; a learned topic's facts may not.)
+const Reading = 16
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -45,11 +46,44 @@ func expandVars(line string, vars map[string]string) string {
 // blockMarkerRE matches a line that is only a Discourse BBCode block tag
 // ([details="Log"], [/details], [quote], [spoiler]): formatting, never
 // the rest of a command.
+// nonRunnerRE matches the start of a command that runs no program given
+// to it: an export, or a package install.
+var nonRunnerRE = regexp.MustCompile(`^\s*(?:sudo\s+)?(?:export\s|(?:uv\s+)?pip3?\s+install\s|python3?\s+-m\s+pip\s+install\s|conda\s+install\s)`)
+
+// startsRun reports whether a line starts a run of one of the schema's
+// programs: the program and one of its subcommands ("vllm serve"), or
+// `python -m` and one of its modules.
+func (s *Schema) startsRun(line string) bool {
+	if s == nil {
+		return false
+	}
+	words := strings.Fields(line)
+	if len(words) < 2 {
+		return false
+	}
+	for _, p := range s.Programs {
+		if words[0] == p.Name && slices.Contains(p.Subcommands, words[1]) {
+			return true
+		}
+		if len(words) >= 3 && (words[0] == "python" || words[0] == "python3") && words[1] == "-m" {
+			if _, ok := p.Modules[words[2]]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var blockMarkerRE = regexp.MustCompile(`(?i)^\s*\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]\s*$`)
 
 // joinContinuations joins lines that end in a backslash with the next one;
-// a BBCode block tag ends the command instead.
-func joinContinuations(lines []string) []string {
+// a BBCode block tag ends the command instead, and so does a run of one
+// of the schema's programs after an export or a package install
+// ("uv pip install vllm==0.10.1 \" then "vllm serve m",
+// vllm-project/vllm#22519; "export HF_HUB_OFFLINE=1 \" then "vllm serve
+// m", #23684): neither runs what follows it, so the backslash is a slip
+// of the paste, not one command.
+func joinContinuations(lines []string, s *Schema) []string {
 	var out []string
 	var cur strings.Builder
 	for _, l := range lines {
@@ -58,6 +92,10 @@ func joinContinuations(lines []string) []string {
 			out = append(out, strings.TrimSpace(cur.String()), l)
 			cur.Reset()
 			continue
+		}
+		if cur.Len() > 0 && nonRunnerRE.MatchString(cur.String()) && s.startsRun(t) {
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
 		}
 		if strings.HasSuffix(t, "\\") && cur.Len() < maxCommandBytes {
 			cur.WriteString(strings.TrimSuffix(t, "\\"))
