@@ -185,8 +185,25 @@ func (v *Vocabulary) titleModels(title string) []string {
 	}
 	lower := strings.ToLower(title)
 	var out []string
-	for _, fam := range v.ModelFamilies {
-		fam = strings.ToLower(fam)
+	fams := make([]string, len(v.ModelFamilies))
+	for i, f := range v.ModelFamilies {
+		fams[i] = strings.ToLower(f)
+	}
+	familyMentions(lower, fams, func(fam string, _, end int, gen string) {
+		if gen == "" && end < len(lower) && isWordByte(lower[end]) && (lower[end] < '0' || lower[end] > '9') {
+			return // a longer word ("optional" is not opt)
+		}
+		out = appendUnique(out, fam+gen)
+	})
+	return out
+}
+
+// familyMentions calls f for each place lower-case text names one of the
+// (lower-case) families at the start of a word, in the order of fams and
+// then of the text, with the generation written after the family
+// (titleGeneration; "" when none).
+func familyMentions(lower string, fams []string, f func(fam string, start, end int, gen string)) {
+	for _, fam := range fams {
 		for i := 0; i < len(lower); {
 			j := strings.Index(lower[i:], fam)
 			if j < 0 {
@@ -197,14 +214,9 @@ func (v *Vocabulary) titleModels(title string) []string {
 			if start > 0 && isWordByte(lower[start-1]) {
 				continue
 			}
-			gen := titleGeneration(lower[end:])
-			if gen == "" && end < len(lower) && isWordByte(lower[end]) && (lower[end] < '0' || lower[end] > '9') {
-				continue // a longer word ("optional" is not opt)
-			}
-			out = appendUnique(out, fam+gen)
+			f(fam, start, end, titleGeneration(lower[end:]))
 		}
 	}
-	return out
 }
 
 // maxTitleBytes bounds how much of an issue title is read for models and

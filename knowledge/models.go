@@ -203,28 +203,16 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	lower := strings.ToLower(t)
 	type span struct{ start, stop int }
 	var found []span
-	for _, fam := range s.vocabularyFamilies() {
-		for i := 0; i < len(lower); {
-			j := strings.Index(lower[i:], fam+" ")
-			if j < 0 {
-				break
-			}
-			start, end := i+j, i+j+len(fam)
-			i = end
-			if start > 0 && isWordByte(lower[start-1]) {
-				continue
-			}
-			gen := titleGeneration(lower[end:])
-			if gen == "" {
-				continue
-			}
-			stop := end + 1 + len(gen)
-			if stop < len(lower) && (isWordByte(lower[stop]) || lower[stop] == '.' && stop+1 < len(lower) && isWordByte(lower[stop+1])) {
-				continue // "qwen 2x faster", a longer word or number
-			}
-			found = append(found, span{start, stop})
+	familyMentions(lower, s.vocabularyFamilies(), func(_ string, start, end int, gen string) {
+		if gen == "" || lower[end] != ' ' {
+			return // no generation, or none after a space
 		}
-	}
+		stop := end + 1 + len(gen)
+		if stop < len(lower) && (isWordByte(lower[stop]) || lower[stop] == '.' && stop+1 < len(lower) && isWordByte(lower[stop+1])) {
+			return // "qwen 2x faster", a longer word or number
+		}
+		found = append(found, span{start, stop})
+	})
 	// In the order the text names them: the first is the post's model.
 	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
 	for _, f := range found {
