@@ -554,6 +554,38 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The executor backend names Ray only as "ray": vllm-dev
+			// C3-007's Kubernetes args say "mp" (multiprocessing), which
+			// had tagged it ray; corpus issues set "ray" five times.
+			name: "executor backend other than ray",
+			body: "vllm serve m/x --distributed-executor-backend mp -tp 4",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "ray") {
+					t.Errorf("topics = %v: the mp backend read as Ray", f.Topics)
+				}
+			},
+		},
+		{
+			// The KV cache's default type pasted with the rest of a
+			// command (vllm-dev B011, vllm#28270) is no KV cache topic.
+			name: "kv cache dtype auto",
+			body: "vllm serve m/x --kv-cache-dtype auto --max-model-len 8192",
+			check: func(t *testing.T, f Facts) {
+				if slices.Contains(f.Topics, "kv-cache") {
+					t.Errorf("topics = %v: the default kv cache type read as a kv cache topic", f.Topics)
+				}
+			},
+		},
+		{
+			name: "executor backend ray",
+			body: "vllm serve m/x --distributed-executor-backend=Ray -tp 4",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "ray") {
+					t.Errorf("topics = %v, want ray", f.Topics)
+				}
+			},
+		},
+		{
 			// A pydantic ValidationError names only the model on its own
 			// line; the validator's message is on a line below, as
 			// vLLM's configuration classes raise it (corpus #28981 and

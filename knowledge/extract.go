@@ -118,10 +118,13 @@ func topicHit(t Topic, f *Facts, text, errText string) bool {
 }
 
 // topicFlagHit reports whether any command, the prose or the environment
-// of the post sets the topic rule's flag ("NAME" or "NAME !VALUE").
+// of the post sets the topic rule's flag ("NAME", "NAME VALUE" or "NAME
+// !VALUE").
 func topicFlagHit(f *Facts, fl string) bool {
-	name, not, _ := strings.Cut(fl, " !")
-	ok := func(v string) bool { return not == "" || v != not }
+	name, want, _ := strings.Cut(fl, " ")
+	not := strings.HasPrefix(want, "!")
+	want = strings.TrimPrefix(want, "!")
+	ok := func(v string) bool { return want == "" || strings.EqualFold(v, want) != not }
 	for _, c := range f.Commands {
 		if v, set := c.Flags[name]; set && ok(v) {
 			return true

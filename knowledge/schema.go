@@ -207,8 +207,10 @@ func (s *Schema) Prepare() *Schema {
 // gain evidence, and sweeps use the tags to label topics. Several rules
 // may share a tag; any of them tags the post.
 //
-// A flag is written "NAME" (set to anything), or "NAME !VALUE" (set to
-// anything but VALUE: a tensor-parallel size of 1 is one GPU).
+// A flag is written "NAME" (set to anything), "NAME VALUE" (set to VALUE:
+// a distributed executor backend is Ray only when it is "ray", not "mp"),
+// or "NAME !VALUE" (set to anything but VALUE: a tensor-parallel size of
+// 1 is one GPU). Values compare without regard to case.
 type Topic struct {
 	Tag       string   `yaml:"tag" json:"tag"`
 	Flags     []string `yaml:"flags" json:"flags,omitempty"`
