@@ -35,19 +35,16 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 
 // corpusExtractionFloor is the overall extraction figure this test holds
 // Herald to on these issues, less one fact. The labels were committed
-// before Herald read the issues, in two batches of thirty (f0d10f9,
-// b4c1e95). The first batch measured 91.9% (68 of 74 labelled facts,
-// none wrong); three of its misses were models named by family and
-// generation with a space ("GLM 4.7"), a class a vllm-dev post shows too
-// (C3-034), and with it read the batch is at 96.0%. The second batch,
-// labelled after that change, measured 90.8% (109 of 120, 7 wrong);
-// Python's options before -m (two corpus posts), vLLM's debug-level
-// platform probe (which had named a platform wrongly) and toolkit
-// versions in titles (three corpus posts) were then read, so neither
-// batch is wholly held out any more: both measure 94.8% (184 of 194). A change that loses a
-// fact on these posts fails here rather than passing unnoticed; never
-// tune a rule to them alone.
-const corpusExtractionFloor = 94.3
+// before Herald read the issues, in three batches of thirty (f0d10f9,
+// b4c1e95, d08a9b9), each measured before anything was changed for it:
+// 91.9% (68 of 74 labelled facts, none wrong), 90.8% (109 of 120, 7
+// wrong) and 93.1% (81 of 87, 4 wrong). The classes their misses shared
+// with other posts were then read (README, "Extraction on posts the
+// rules were not written from"), so no batch is wholly held out any
+// more: all three measure 95.4% (268 of 281). A change that loses a fact
+// on these posts fails here rather than passing unnoticed; never tune a
+// rule to them alone.
+const corpusExtractionFloor = 94.9
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -68,8 +65,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 60 {
-		t.Fatalf("%d labelled issues, want 60", len(labels))
+	if len(labels) != 90 {
+		t.Fatalf("%d labelled issues, want 90", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

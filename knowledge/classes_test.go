@@ -113,6 +113,44 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An AWS Neuron host with PyTorch's default CUDA wheel:
+			// collect_env says the build's CUDA has no device there
+			// (vllm-project/vllm#6269, #6635, #12443 were read as CUDA),
+			// and its "N/A" lines name what the host lacks (#6269 then
+			// read as ROCm from "ROCM used to build PyTorch: N/A"; #16494
+			// and #16588 as Neuron from "Neuron SDK Version: N/A").
+			name:  "environment report of a host without the build's CUDA",
+			title: "[Bug]: vllm doesn't work with AWS neuron",
+			body:  "```\nPyTorch version: 2.1.2+cu121\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\nIs CUDA available: False\nCUDA_MODULE_LOADING set to: N/A\ncuDNN version: No CUDA\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "neuron" {
+					t.Errorf("platform = %q, want neuron", f.Platform)
+				}
+			},
+		},
+		{
+			name: "environment report with only absent platforms",
+			body: "```\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "" {
+					t.Errorf("platform = %q, want none", f.Platform)
+				}
+			},
+		},
+		{
+			// vLLM's model runner logs the model it loads
+			// (vllm-project/vllm#13143, #13936, #27409); an id the poster
+			// wrote comes first, a bare name in the title after it.
+			name:  "model the log says it loads",
+			title: "[New Model]: Phi-4 Multimodal Instruct",
+			body:  "```\nINFO 02-27 01:39:00 model_runner.py:1110] Starting to load model /models/Phi-4-multimodal-instruct...\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Models) == 0 || f.Models[0] != "/models/Phi-4-multimodal-instruct" {
+					t.Errorf("models = %q, want the loaded path first", f.Models)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

@@ -76,7 +76,11 @@ type Issue struct {
 //     into the program's run are read; a debug log's platform probe is
 //     no platform evidence. (Issue and docs entries read the same as at
 //     15; a learned topic's facts may not.)
-const Reading = 16
+//   - 17: an environment report's absent platforms ("ROCM used to build
+//     PyTorch: N/A") and, with "Is CUDA available: False", its CUDA
+//     build name no platform; the model vLLM's log says it loads is a
+//     model. (Again only a learned topic's facts may differ.)
+const Reading = 17
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

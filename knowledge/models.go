@@ -25,7 +25,8 @@ var notModelOrgs = map[string]bool{
 // extractModels returns model ids, best evidence first: the model of a
 // command line (its model flag or first argument), a model= keyword, a
 // model path of another tool, the "model" of an API request body, then
-// ids and names written in the text. Text candidates must look like a
+// ids written in the text, the model the package's log loads, and names
+// written in the text. Text candidates must look like a
 // model: an org/name whose name carries a model family word or a size
 // ("7B"), or a bare name that starts with a family word and has a number.
 func extractModels(doc *document, cmds []Command, s *Schema) []string {
@@ -41,6 +42,7 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	text := doc.scanText()
 	codeModels(text, s, add)
 	orgNameModels(text, s, add)
+	logModels(text, s, add)
 	bareModels(doc, s, add)
 	if len(out) > 8 {
 		out = out[:8]
@@ -129,6 +131,21 @@ func codeModels(text string, s *Schema, add func(string)) {
 	for _, m := range quotedIDRE.FindAllStringSubmatch(text, 8) {
 		if id := m[1]; !mimeTypes[strings.ToLower(strings.SplitN(id, "/", 2)[0])] && (modelShaped(id, s) || quotedIDName(id, s)) {
 			add(id)
+		}
+	}
+}
+
+// logModels adds the model the main package's log says it loads
+// (LogFormats.Model): after the ids the poster wrote, who may ask about
+// one model and paste the log of another, and before bare names.
+func logModels(text string, s *Schema, add func(string)) {
+	re := s.logs().model
+	if re == nil {
+		return
+	}
+	for _, m := range re.FindAllStringSubmatch(text, 2) {
+		if v := strings.TrimRight(m[1], "./"); looksLikeModel(v) || looksLikePath(v) || isModelName(v, s) {
+			add(v)
 		}
 	}
 }

@@ -59,11 +59,16 @@ func countMarkers(text string, markers []string, max int) int {
 
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
+	// "Is CUDA available: False" in an environment report says the CUDA
+	// a PyTorch wheel was built with has no device here (an AWS Neuron
+	// or TPU host, a CPU-only box with the default wheel): the build
+	// names no platform then.
+	noCUDA := strings.Contains(doc.scanText(), "Is CUDA available: False")
 	for _, ver := range versions {
 		switch {
 		case strings.Contains(ver, "+rocm"):
 			score["rocm"] += 10
-		case strings.Contains(ver, "+cu"):
+		case strings.Contains(ver, "+cu") && !noCUDA:
 			score["cuda"] += 8
 		case strings.HasSuffix(ver, "+cpu"):
 			score["cpu"] += 10
@@ -77,6 +82,13 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
 	// Pasted `git log --oneline` lines name other people's platforms.
 	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
+	if noCUDA {
+		text = cudaBuildRE.ReplaceAllString(text, "")
+	}
+	// An environment report's line that states an absence ("ROCM used
+	// to build PyTorch: N/A", "HIP runtime version: N/A") names what the
+	// set-up does not have.
+	text = absentLineRE.ReplaceAllString(text, "")
 	if re := s.logs().probeLines; re != nil {
 		text = re.ReplaceAllString(text, "")
 	}
@@ -130,6 +142,9 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 }
 
 var (
+	// cudaBuildRE is what says which CUDA a PyTorch build was made for.
+	cudaBuildRE  = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
+	absentLineRE = regexp.MustCompile(`(?m)^[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*$`)
 	cpuCoreRE    = regexp.MustCompile(`(?i)\bon cpu \d+`)
 	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
 )

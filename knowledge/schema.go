@@ -100,16 +100,18 @@ type Vocabulary struct {
 // detected. PlatformProbe matches the lines it logs while it tries
 // platforms one by one ("TPU platform is not available because: …"):
 // they name platforms it does not run on, so they are no evidence of one.
+// Model's first group is the model it says it loads.
 type LogFormats struct {
 	Version       string `yaml:"version" json:"version,omitempty"`
 	Platform      string `yaml:"platform" json:"platform,omitempty"`
 	PlatformProbe string `yaml:"platform_probe" json:"platform_probe,omitempty"`
+	Model         string `yaml:"model" json:"model,omitempty"`
 }
 
 // compiledLogs are LogFormats ready to match; a nil field matches
 // nothing.
 type compiledLogs struct {
-	version, platform *regexp.Regexp
+	version, platform, model *regexp.Regexp
 	// probeLines matches whole lines that PlatformProbe matches in.
 	probeLines *regexp.Regexp
 }
@@ -126,6 +128,11 @@ func (l LogFormats) compile() (compiledLogs, error) {
 	if l.Platform != "" {
 		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.platform: %w", err)
+		}
+	}
+	if l.Model != "" {
+		if c.model, err = regexp.Compile(l.Model); err != nil {
+			return compiledLogs{}, fmt.Errorf("log_formats.model: %w", err)
 		}
 	}
 	if l.PlatformProbe != "" {
