@@ -151,6 +151,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Items commented out of a Compose list are not set, and
+			// do not end the list: vllm-project/vllm#11402 (a flow list's
+			// `#"--max-num-seqs", "256",`) and #16841 (a block list's
+			// "# - --max_num_batched_tokens", which lost the flags after it).
+			name: "commented-out items of argument lists",
+			body: "```yaml\nservices:\n  a:\n    image: vllm/vllm-openai:v0.6.5\n    entrypoint: [\n      \"vllm\", \"serve\", \"m/x\",\n      #\"--max-num-seqs\", \"256\",\n      \"--port\", \"8000\" # the port\n    ]\n  b:\n    image: vllm/vllm-openai:latest\n    command:\n      - --model\n      - m/y\n      # - --max_num_batched_tokens\n      # - \"2048\"\n      - --gpu-memory-utilization\n      - \"0.9\"\n```",
+			check: func(t *testing.T, f Facts) {
+				var runs []string
+				for _, c := range f.Commands {
+					runs = append(runs, c.String())
+				}
+				want := []string{"vllm serve m/x --port=8000", "vllm serve --gpu-memory-utilization=0.9 --model=m/y"}
+				if !slices.Equal(runs, want) {
+					t.Errorf("commands = %q, want %q", runs, want)
+				}
+			},
+		},
+		{
+			// A top-level directory in the program's model position is
+			// where a container mounts the model: vllm-project/vllm#15332
+			// ("vllm serve /model"), #7074 ("vllm serve /models").
+			name: "model mounted at a top-level directory",
+			body: "```\nvllm serve /model --tensor-parallel-size 8 --served-model-name DeepSeek-R1\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Models) == 0 || f.Models[0] != "/model" {
+					t.Errorf("models = %q, want /model first", f.Models)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

@@ -260,7 +260,7 @@ func listCommands(block string, s *Schema) [][]string {
 			continue
 		}
 		var words []string
-		for _, m := range listItemRE.FindAllStringSubmatch(rest[:end], -1) {
+		for _, m := range listItemRE.FindAllStringSubmatch(uncommented(rest[:end]), -1) {
 			w := m[1]
 			if m[1] == "" && m[2] != "" {
 				w = m[2]
@@ -300,6 +300,9 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 		var words []string
 		for j := from; j < len(lines) && len(words) < 200; j++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[j]), "#") {
+				continue // a commented-out item: "# - --max-num-seqs"
+			}
 			it := yamlItemRE.FindStringSubmatch(lines[j])
 			if it == nil || len(it[1]) < len(indent) {
 				break
@@ -323,6 +326,42 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 	}
 	return out
+}
+
+// uncommented returns a flow list's text without its comments: YAML and
+// Python lists comment items out with "#" (`#"--max-num-seqs", "256",`,
+// vllm-project/vllm#11402; a block list's "# - --max_num_batched_tokens",
+// #16841), and a commented-out flag is not set. A "#" inside a quoted
+// item is kept.
+func uncommented(list string) string {
+	if !strings.Contains(list, "#") {
+		return list
+	}
+	var b strings.Builder
+	for line := range strings.Lines(list) {
+		quote := byte(0)
+		cut := len(line)
+		for i := 0; i < len(line); i++ {
+			switch c := line[i]; {
+			case quote != 0 && c == '\\':
+				i++
+			case quote != 0 && c == quote:
+				quote = 0
+			case quote == 0 && (c == '"' || c == '\''):
+				quote = c
+			case quote == 0 && c == '#':
+				cut = i
+			}
+			if cut < len(line) {
+				break
+			}
+		}
+		b.WriteString(line[:cut])
+		if cut < len(line) {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // yamlScalarWords returns the words of a command key's string value (m

@@ -80,7 +80,10 @@ type Issue struct {
 //     PyTorch: N/A") and, with "Is CUDA available: False", its CUDA
 //     build name no platform; the model vLLM's log says it loads is a
 //     model. (Again only a learned topic's facts may differ.)
-const Reading = 17
+//   - 18: items commented out of a Compose or Python argument list are
+//     not set, and a top-level directory in the program's model
+//     position ("vllm serve /model") is the model.
+const Reading = 18
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

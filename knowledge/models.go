@@ -65,7 +65,7 @@ func commandModels(cmds []Command, s *Schema, add func(string)) {
 				add(v)
 			}
 		}
-		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s)) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
 			add(c.Args[0])
 		}
 	}
@@ -342,6 +342,17 @@ func looksLikePath(s string) bool {
 	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")) &&
 		strings.Count(s, "/") >= 2 && !isFileName(s) && !isProgramPath(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
 }
+
+// mountedModelDir reports whether s is a top-level directory ("/model",
+// "/models/"), where containers mount a model: in the program's model
+// position it is the model (vllm-project/vllm#15332's "vllm serve
+// /model", #7074's "--model /models"), though elsewhere in a post such a
+// word is anything from an API path to a mount point.
+func mountedModelDir(s string) bool {
+	return topDirRE.MatchString(s) && !isFileName(s)
+}
+
+var topDirRE = regexp.MustCompile(`^/[A-Za-z][\w.-]*/?$`)
 
 // isProgramPath reports whether a path is an installed program or
 // package rather than a model directory: "/opt/vllm-env/bin/python" run
