@@ -35,16 +35,17 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 
 // corpusExtractionFloor is the overall extraction figure this test holds
 // Herald to on these issues, less one fact. The labels were committed
-// before Herald read the issues, in four batches of thirty (f0d10f9,
-// b4c1e95, d08a9b9, 61b7c7d), each measured before anything was changed
-// for it: 91.9% (68 of 74 labelled facts, none wrong), 90.8% (109 of
-// 120, 7 wrong), 93.1% (81 of 87, 4 wrong) and 91.5% (86 of 94, 4
-// wrong). The classes their misses shared with other posts were then
-// read (README, "Extraction on posts the rules were not written from"),
-// so no batch is wholly held out any more: all four measure 95.2% (357
-// of 375). A change that loses a fact on these posts fails here rather
-// than passing unnoticed; never tune a rule to them alone.
-const corpusExtractionFloor = 94.9
+// before Herald read the issues, in five batches of thirty (f0d10f9,
+// b4c1e95, d08a9b9, 61b7c7d, 6d26a6d), each measured before anything was
+// changed for it: 91.9% (68 of 74 labelled facts, none wrong), 90.8%
+// (109 of 120, 7 wrong), 93.1% (81 of 87, 4 wrong), 91.5% (86 of 94, 4
+// wrong) and 88.9% (112 of 126, 1 wrong). The classes their misses
+// shared with other posts were then read (README, "Extraction on posts
+// the rules were not written from"), so no batch is wholly held out any
+// more: all five measure 94.2% (472 of 501). A change that loses a fact
+// on these posts fails here rather than passing unnoticed; never tune a
+// rule to them alone.
+const corpusExtractionFloor = 94.0
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -65,8 +66,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 120 {
-		t.Fatalf("%d labelled issues, want 120", len(labels))
+	if len(labels) != 150 {
+		t.Fatalf("%d labelled issues, want 150", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

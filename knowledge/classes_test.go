@@ -181,6 +181,41 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// vLLM's engine logs its version on its first line at
+			// start-up (ten corpus issues, vllm-project/vllm#7176 and
+			// #3644 among them).
+			name: "version in the engine's first log line",
+			body: "```\nINFO 08-05 16:49:48 llm_engine.py:174] Initializing an LLM engine (v0.5.4) with config: model='meta-llama/Meta-Llama-3-8B-Instruct', device_config=cuda\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["vllm"] != "0.5.4" {
+					t.Errorf("versions = %v, want vllm 0.5.4", f.Versions)
+				}
+			},
+		},
+		{
+			// NVLink in an environment report's GPU topology
+			// (vllm-project/vllm#16588, #46464) is NVIDIA hardware; a model
+			// published under a hardware maker's organisation
+			// (nvidia/Llama-3.1-Nemotron-70B-Reward-HF in #8967,
+			// nvidia/DeepSeek-R1-0528-FP4-v2 in #28270) is not.
+			name: "NVLink topology",
+			body: "```\nGPU Topology:\n        GPU0    GPU1    CPU Affinity\nGPU0     X      NV12    64-127\nGPU1    NV12     X      64-127\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q, want cuda", f.Platform)
+				}
+			},
+		},
+		{
+			name: "model under a hardware maker's organisation",
+			body: "model = LLM(model='nvidia/Llama-3.1-Nemotron-70B-Reward-HF', task='embed')\nAnd amd/Llama-3.1-8B-Instruct-FP8-KV too.",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "" {
+					t.Errorf("platform = %q, want none", f.Platform)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

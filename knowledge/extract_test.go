@@ -431,6 +431,7 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 		"Neuron SDK on Inferentia and Trainium: inf2.xlarge, trn1.32xlarge",
 		"CPU-only box, running on my CPU with no GPUs, without a GPU, the CPU backend, --device cpu, cpu device, supports CPU, for cpu, CPU inference",
 		"CUDA error, cuda",
+		"GPU Topology:\n        GPU0    GPU1\nGPU0     X      NV12\nGPU1    NV12     X",
 	}
 	for _, p := range testPosts(t) {
 		texts = append(texts, p.body)

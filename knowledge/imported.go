@@ -83,7 +83,10 @@ type Issue struct {
 //   - 18: items commented out of a Compose or Python argument list are
 //     not set, and a top-level directory in the program's model
 //     position ("vllm serve /model") is the model.
-const Reading = 18
+//   - 19: the engine's first log line states vLLM's version, NVLink in
+//     a GPU topology is NVIDIA hardware, and a model id under a hardware
+//     maker's organisation names no platform.
+const Reading = 19
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

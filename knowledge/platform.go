@@ -33,6 +33,9 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
 	{regexp.MustCompile(`(?i)\b(?:HIP error|hipError|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|--device[= ]/dev/kfd)`), "rocm", 6, []string{"hip", "rocr", "/dev/kfd"}},
 	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
+	// An environment report's GPU topology whose GPUs link by NVLink
+	// ("GPU0  X  NV12"), which only NVIDIA GPUs have.
+	{regexp.MustCompile(`(?m)^GPU0\s+X\s+NV\d+\b`), "cuda", 4, []string{"gpu0"}},
 	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
@@ -85,6 +88,16 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	if noCUDA {
 		text = cudaBuildRE.ReplaceAllString(text, "")
 	}
+	// A model id under a hardware maker's organisation
+	// ("nvidia/Llama-3.1-Nemotron-70B-Reward-HF", "amd/Llama-3.1-8B-FP8")
+	// names who published the weights, not the hardware they run on.
+	// NVIDIA's CUDA images (nvidia/cuda:12.4.1-devel) stay.
+	text = vendorModelRE.ReplaceAllStringFunc(text, func(id string) string {
+		if _, name, _ := strings.Cut(strings.ToLower(id), "/"); strings.HasPrefix(name, "cuda") {
+			return id
+		}
+		return ""
+	})
 	// An environment report's line that states an absence ("ROCM used
 	// to build PyTorch: N/A", "HIP runtime version: N/A") names what the
 	// set-up does not have.
@@ -143,10 +156,11 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 
 var (
 	// cudaBuildRE is what says which CUDA a PyTorch build was made for.
-	cudaBuildRE  = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
-	absentLineRE = regexp.MustCompile(`(?m)^[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*$`)
-	cpuCoreRE    = regexp.MustCompile(`(?i)\bon cpu \d+`)
-	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+	cudaBuildRE   = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
+	vendorModelRE = regexp.MustCompile(`(?i)\b(?:nvidia|amd|intel)/[A-Za-z][\w.-]*[A-Za-z0-9]\b(?::[\w.-]+)?`)
+	absentLineRE  = regexp.MustCompile(`(?m)^[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*$`)
+	cpuCoreRE     = regexp.MustCompile(`(?i)\bon cpu \d+`)
+	gitLogLineRE  = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
 )
 
 // hardwareHits counts, per platform, the distinct hardware words of the
