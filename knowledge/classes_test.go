@@ -38,6 +38,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Letters whose lower case is longer ("İ") before the name
+			// must not shift it: the name is cut from the text as written.
+			name:  "model named with a space after wide letters",
+			title: "İİİİİİ DeepSeek V3.2 on B200",
+			body:  "İİİİ GLM 4.7 fails",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Equal(f.Models, []string{"DeepSeek V3.2", "GLM 4.7"}) {
+					t.Errorf("models = %q, want [DeepSeek V3.2 GLM 4.7]", f.Models)
+				}
+			},
+		},
+		{
 			// A model named by family and generation with a space, in
 			// a title or a "model:" line: vllm-project/vllm#12256 ("deepseek
 			// v3 can not set tensor_parallel_size=32"), #30214 ("DeepSeek

@@ -35,6 +35,15 @@ func FuzzExtract(f *testing.F) {
 				}
 			}
 		}
+		// Text cut from valid UTF-8 at the right places stays valid: a
+		// model cut at offsets of a differently sized copy would not.
+		if utf8.ValidString(body) {
+			for _, m := range facts.Models {
+				if !utf8.ValidString(m) {
+					t.Errorf("model %q is not valid UTF-8", m)
+				}
+			}
+		}
 		// Composing a reply from anything extracted must stay safe.
 		reply := Compose(&facts, nil, ComposeOptions{BotName: "herald"})
 		checkReplySafe(t, reply)

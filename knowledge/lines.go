@@ -43,9 +43,6 @@ func expandVars(line string, vars map[string]string) string {
 	return line
 }
 
-// blockMarkerRE matches a line that is only a Discourse BBCode block tag
-// ([details="Log"], [/details], [quote], [spoiler]): formatting, never
-// the rest of a command.
 // nonRunnerRE matches the start of a command that runs no program given
 // to it: an export, or a package install.
 var nonRunnerRE = regexp.MustCompile(`^\s*(?:sudo\s+)?(?:export\s|(?:uv\s+)?pip3?\s+install\s|python3?\s+-m\s+pip\s+install\s|conda\s+install\s)`)
@@ -74,6 +71,9 @@ func (s *Schema) startsRun(line string) bool {
 	return false
 }
 
+// blockMarkerRE matches a line that is only a Discourse BBCode block tag
+// ([details="Log"], [/details], [quote], [spoiler]): formatting, never
+// the rest of a command.
 var blockMarkerRE = regexp.MustCompile(`(?i)^\s*\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]\s*$`)
 
 // joinContinuations joins lines that end in a backslash with the next one;

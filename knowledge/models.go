@@ -217,7 +217,9 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	if s == nil {
 		return
 	}
-	lower := strings.ToLower(t)
+	// Lower-cased byte for byte, so that offsets in lower are offsets in
+	// t: strings.ToLower changes the length of some letters ("İ").
+	lower := lowerASCII(t)
 	type span struct{ start, stop int }
 	var found []span
 	familyMentions(lower, s.vocabularyFamilies(), func(_ string, start, end int, gen string) {
@@ -235,6 +237,18 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	for _, f := range found {
 		add(t[f.start:f.stop])
 	}
+}
+
+// lowerASCII lower-cases the ASCII letters of s and leaves every other
+// byte as it is.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 var (
