@@ -35,17 +35,20 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 
 // corpusExtractionFloor is the overall extraction figure this test holds
 // Herald to on these issues, less one fact. The labels were committed
-// before Herald read the issues, in five batches of thirty (f0d10f9,
-// b4c1e95, d08a9b9, 61b7c7d, 6d26a6d), each measured before anything was
-// changed for it: 91.9% (68 of 74 labelled facts, none wrong), 90.8%
-// (109 of 120, 7 wrong), 93.1% (81 of 87, 4 wrong), 91.5% (86 of 94, 4
-// wrong) and 88.9% (112 of 126, 1 wrong). The classes their misses
-// shared with other posts were then read (README, "Extraction on posts
-// the rules were not written from"), so no batch is wholly held out any
-// more: all five measure 94.2% (472 of 501). A change that loses a fact
-// on these posts fails here rather than passing unnoticed; never tune a
-// rule to them alone.
-const corpusExtractionFloor = 94.0
+// before Herald read the issues, in six batches of thirty (f0d10f9,
+// b4c1e95, d08a9b9, 61b7c7d, 6d26a6d, ed7833d), each measured before
+// anything was changed for it: 91.9% (68 of 74 labelled facts, none
+// wrong), 90.8% (109 of 120, 7 wrong), 93.1% (81 of 87, 4 wrong), 91.5%
+// (86 of 94, 4 wrong), 88.9% (112 of 126, 1 wrong) and 90.2% (55 of 61,
+// 3 wrong). One label was corrected after its batch was measured: #56772
+// names its H200s in a Kubernetes nodeSelector past the part read when
+// labelling, and Herald was right. The classes the misses shared with
+// other posts were then read (README, "Extraction on posts the rules were
+// not written from"), so no batch is wholly held out any more: all six
+// measure 94.3% (530 of 562). A change that loses a fact on these posts
+// fails here rather than passing unnoticed; never tune a rule to them
+// alone.
+const corpusExtractionFloor = 94.1
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -66,8 +69,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 150 {
-		t.Fatalf("%d labelled issues, want 150", len(labels))
+	if len(labels) != 180 {
+		t.Fatalf("%d labelled issues, want 180", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

@@ -228,6 +228,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A program's own image with its tag after a space:
+			// vllm-project/vllm#16197 ("on vllm-openai v0.8.3"), #13375
+			// ("using vllm-openai v0.7.2 docker containers"); a listing's
+			// "vllm/vllm-openai   latest" is no version.
+			name:  "image tag after a space",
+			title: "[Bug]: Not able to deploy Llama-4-Scout on vllm-openai v0.8.3",
+			body:  "```\nvllm/vllm-openai   latest      4d3b60090244   2 weeks ago   21.2GB\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["vllm"] != "0.8.3" {
+					t.Errorf("versions = %v, want vllm 0.8.3", f.Versions)
+				}
+			},
+		},
+		{
 			// Jupyter and IPython print the class at the head of the
 			// traceback and frames as "File path:line, in f(...)".
 			name: "IPython traceback",

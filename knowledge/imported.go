@@ -86,7 +86,9 @@ type Issue struct {
 //   - 19: the engine's first log line states vLLM's version, NVLink in
 //     a GPU topology is NVIDIA hardware, and a model id under a hardware
 //     maker's organisation names no platform.
-const Reading = 19
+//   - 20: a program's own image with its tag after a space ("vllm-openai
+//     v0.8.3") states the program's version.
+const Reading = 20
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

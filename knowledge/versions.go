@@ -261,7 +261,41 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 			vs.set(pkg, m[2], tierListing)
 		}
 	}
+	vs.spacedImageTags(l, s, tierProse)
 }
+
+// spacedImageTags reads a program's own image named with its release tag
+// after a space, as a sentence writes it ("on vllm-openai v0.8.3",
+// vllm-project/vllm#16197; "using vllm-openai v0.7.2 docker containers",
+// #13375). Only images a program of the schema is called after count,
+// and only a "v" tag, so that "vllm-openai latest" or a listing's image
+// id stays no version.
+func (vs *versionSet) spacedImageTags(text string, s *Schema, tier int) {
+	if s == nil || !strings.Contains(text, " v") {
+		return
+	}
+	for _, m := range spacedImageTagRE.FindAllStringSubmatch(text, 4) {
+		if p, _ := s.image(m[1]); p != nil || programImage(m[1], s) {
+			pkg := imagePackage(m[1], s)
+			vs.set(pkg, m[2], tier)
+		}
+	}
+}
+
+// programImage reports whether an image repository's last part is called
+// after one of the schema's programs ("vllm-openai", "ghcr.io/x/vllm").
+func programImage(repo string, s *Schema) bool {
+	parts := strings.Split(strings.ToLower(repo), "/")
+	name := parts[len(parts)-1]
+	for _, p := range s.Programs {
+		if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+var spacedImageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"])((?:[\w.-]+/)*[\w.-]+-[\w.-]+|(?:[\w.-]+/)+[\w.-]+) v(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?:[\s)\],;.` + "`" + `'"]|$)`)
 
 // labelled reads versions stated after a label ("CUDA Version: 12.4",
 // "vLLM version 0.8.5"), and driver, nvcc, ROCm, NCCL and Python
@@ -329,6 +363,7 @@ func (vs *versionSet) title(title string, s *Schema) {
 	if s != nil {
 		main = s.Vocabulary.Package.Name
 	}
+	vs.spacedImageTags(title, s, tierTitle)
 	for _, lv := range labelledVersions {
 		if lv.pkg == "cuda" || lv.pkg == "rocm" || lv.pkg == "python" {
 			if m := lv.re.FindStringSubmatch(title); m != nil {
