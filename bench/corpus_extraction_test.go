@@ -45,10 +45,10 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // labelling, and Herald was right. The classes the misses shared with
 // other posts were then read (README, "Extraction on posts the rules were
 // not written from"), so no batch is wholly held out any more: all six
-// measure 94.3% (530 of 562). A change that loses a fact on these posts
+// measure 94.5% (531 of 562). A change that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
-const corpusExtractionFloor = 94.1
+const corpusExtractionFloor = 94.3
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

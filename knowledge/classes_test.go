@@ -54,14 +54,16 @@ func TestReadingClasses(t *testing.T) {
 			// a title or a "model:" line: vllm-project/vllm#12256 ("deepseek
 			// v3 can not set tensor_parallel_size=32"), #30214 ("DeepSeek
 			// V3.2 on B200 fails"), #32436 ("GLM 4.7 Tool Call issue") and
-			// vllm-dev C3-034 ("model: deepseek v3.2", a Ray deployment).
+			// vllm-dev C3-034 ("model: deepseek v3.2", a Ray deployment);
+			// a lettered generation too ("DeepSeek R1" in #12891, #13778
+			// and three more, "Kimi K2" in #33457).
 			// A size is no generation, nor is a number that goes on.
 			name:  "model named by family and generation with a space",
 			title: "[Bug]: DeepSeek V3.2 on B200 fails with CUTLASS_MLA",
-			body:  "### my env\nvllm: 0.9.2\nmodel: glm 4.7\nQwen 3 is 2x faster than mistral 7b and qwen 2x.",
+			body:  "### my env\nvllm: 0.9.2\nmodel: glm 4.7\nQwen 3 is 2x faster than mistral 7b and qwen 2x; Kimi K2 hangs.",
 			check: func(t *testing.T, f Facts) {
-				if !slices.Equal(f.Models, []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3"}) {
-					t.Errorf("models = %q, want [DeepSeek V3.2 glm 4.7 Qwen 3]", f.Models)
+				if !slices.Equal(f.Models, []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3", "Kimi K2"}) {
+					t.Errorf("models = %q, want [DeepSeek V3.2 glm 4.7 Qwen 3 Kimi K2]", f.Models)
 				}
 			},
 		},

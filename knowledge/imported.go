@@ -88,7 +88,9 @@ type Issue struct {
 //     maker's organisation names no platform.
 //   - 20: a program's own image with its tag after a space ("vllm-openai
 //     v0.8.3") states the program's version.
-const Reading = 20
+//   - 21: a family with a lettered generation after a space ("DeepSeek
+//     R1", "Kimi K2") names a post's model.
+const Reading = 21
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

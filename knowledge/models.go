@@ -223,8 +223,16 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	type span struct{ start, stop int }
 	var found []span
 	familyMentions(lower, s.vocabularyFamilies(), func(_ string, start, end int, gen string) {
-		if gen == "" || lower[end] != ' ' {
-			return // no generation, or none after a space
+		if end >= len(lower) || lower[end] != ' ' {
+			return // no generation after a space
+		}
+		if gen == "" {
+			// A lettered generation: "DeepSeek R1", "Kimi K2" (seven
+			// corpus posts).
+			gen = letteredGenRE.FindString(lower[end+1:])
+		}
+		if gen == "" {
+			return
 		}
 		stop := end + 1 + len(gen)
 		if stop < len(lower) && (isWordByte(lower[stop]) || lower[stop] == '.' && stop+1 < len(lower) && isWordByte(lower[stop+1])) {
@@ -238,6 +246,10 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 		add(t[f.start:f.stop])
 	}
 }
+
+// letteredGenRE is a generation written as a letter and a number ("r1",
+// "k2"), the form some families name their releases in.
+var letteredGenRE = regexp.MustCompile(`^[a-z]\d{1,2}(?:\.\d)?`)
 
 // lowerASCII lower-cases the ASCII letters of s and leaves every other
 // byte as it is.
