@@ -35,20 +35,22 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 
 // corpusExtractionFloor is the overall extraction figure this test holds
 // Herald to on these issues, less one fact. The labels were committed
-// before Herald read the issues, in six batches of thirty (f0d10f9,
-// b4c1e95, d08a9b9, 61b7c7d, 6d26a6d, ed7833d), each measured before
-// anything was changed for it: 91.9% (68 of 74 labelled facts, none
-// wrong), 90.8% (109 of 120, 7 wrong), 93.1% (81 of 87, 4 wrong), 91.5%
-// (86 of 94, 4 wrong), 88.9% (112 of 126, 1 wrong) and 90.2% (55 of 61,
-// 3 wrong). One label was corrected after its batch was measured: #56772
-// names its H200s in a Kubernetes nodeSelector past the part read when
-// labelling, and Herald was right. The classes the misses shared with
-// other posts were then read (README, "Extraction on posts the rules were
-// not written from"), so no batch is wholly held out any more: all six
-// measure 94.5% (531 of 562). A change that loses a fact on these posts
-// fails here rather than passing unnoticed; never tune a rule to them
-// alone.
-const corpusExtractionFloor = 94.3
+// before Herald read the issues, in seven batches of thirty (f0d10f9,
+// b4c1e95, d08a9b9, 61b7c7d, 6d26a6d, ed7833d, aa839b3), each measured
+// before anything was changed for it: 91.9% (68 of 74 labelled facts,
+// none wrong), 90.8% (109 of 120, 7 wrong), 93.1% (81 of 87, 4 wrong),
+// 91.5% (86 of 94, 4 wrong), 88.9% (112 of 126, 1 wrong), 90.2% (55 of
+// 61, 3 wrong) and 84.7% (72 of 85, 4 wrong). Four labels were corrected
+// after their batch was measured, each because its body had been read
+// only in part when labelling: #56772 names its H200s in a Kubernetes
+// nodeSelector, #4996 and #14887 print device_config=cuda, #4577 prints
+// "vLLM Version: 0.4.1"; Herald was right on the first three. The classes
+// the misses shared with other posts were then read (README, "Extraction
+// on posts the rules were not written from"), so no batch is wholly held
+// out any more: all seven measure 93.7% (607 of 648). A change that loses
+// a fact on these posts fails here rather than passing unnoticed; never
+// tune a rule to them alone.
+const corpusExtractionFloor = 93.5
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -69,8 +71,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 180 {
-		t.Fatalf("%d labelled issues, want 180", len(labels))
+	if len(labels) != 210 {
+		t.Fatalf("%d labelled issues, want 210", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

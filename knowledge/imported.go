@@ -90,7 +90,9 @@ type Issue struct {
 //     v0.8.3") states the program's version.
 //   - 21: a family with a lettered generation after a space ("DeepSeek
 //     R1", "Kimi K2") names a post's model.
-const Reading = 21
+//   - 22: so does "Initializing a V0 LLM engine (v…)" state vLLM's
+//     version.
+const Reading = 22
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
