@@ -275,24 +275,10 @@ func (vs *versionSet) spacedImageTags(text string, s *Schema, tier int) {
 		return
 	}
 	for _, m := range spacedImageTagRE.FindAllStringSubmatch(text, 4) {
-		if p, _ := s.image(m[1]); p != nil || programImage(m[1], s) {
-			pkg := imagePackage(m[1], s)
+		if pkg := imageProgram(m[1], s); pkg != "" {
 			vs.set(pkg, m[2], tier)
 		}
 	}
-}
-
-// programImage reports whether an image repository's last part is called
-// after one of the schema's programs ("vllm-openai", "ghcr.io/x/vllm").
-func programImage(repo string, s *Schema) bool {
-	parts := strings.Split(strings.ToLower(repo), "/")
-	name := parts[len(parts)-1]
-	for _, p := range s.Programs {
-		if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
-			return true
-		}
-	}
-	return false
 }
 
 var spacedImageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"])((?:[\w.-]+/)*[\w.-]+-[\w.-]+|(?:[\w.-]+/)+[\w.-]+) v(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?:[\s)\],;.` + "`" + `'"]|$)`)
@@ -411,23 +397,42 @@ func imagePackage(repo string, s *Schema) string {
 	if strings.Contains(repo, "://") || !strings.Contains(repo, "/") && !strings.Contains(repo, "-") {
 		return ""
 	}
-	if p, _ := s.image(repo); p != nil {
-		return p.Name
+	if p := imageProgram(repo, s); p != "" {
+		return p
 	}
-	parts := strings.Split(strings.ToLower(repo), "/")
-	name := parts[len(parts)-1]
-	if genericImageNames[name] && len(parts) > 1 {
-		name = parts[len(parts)-2]
-	}
-	if s != nil {
-		for _, p := range s.Programs {
-			if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
-				return p.Name
-			}
-		}
-	}
+	parts, name := imageName(repo)
 	if !hasLetter(name) || strings.Contains(name, ".") && len(parts) == 1 {
 		return ""
 	}
 	return name
+}
+
+// imageProgram names the schema's program an image reference carries:
+// the program whose image it is, or the one its repository is called
+// after (ghcr.io/x/vllm, vllm-openai, vllm-gfx906); "" for any other.
+func imageProgram(repo string, s *Schema) string {
+	if p, _ := s.image(repo); p != nil {
+		return p.Name
+	}
+	if s == nil {
+		return ""
+	}
+	_, name := imageName(repo)
+	for _, p := range s.Programs {
+		if name == p.Name || strings.HasPrefix(name, p.Name+"-") {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// imageName splits a repository into its lower-case parts and names it
+// by its last part, or the one before a channel name ("…/release").
+func imageName(repo string) (parts []string, name string) {
+	parts = strings.Split(strings.ToLower(repo), "/")
+	name = parts[len(parts)-1]
+	if genericImageNames[name] && len(parts) > 1 {
+		name = parts[len(parts)-2]
+	}
+	return parts, name
 }
