@@ -119,6 +119,9 @@ func EntryKeys(e *Entry) []string {
 	for w := range tokenSet(e.Title) {
 		add("t:" + w)
 	}
+	for w := range titleCompounds(e.Title) {
+		add("t:" + w)
+	}
 	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body + "\n" + e.SourceText
 	if len(body) > maxBodyIndex {
 		body = body[:maxBodyIndex]
@@ -172,6 +175,9 @@ func PostKeys(p Post, f *Facts) []string {
 		add("t:" + w)
 		add("s:" + w)
 		add("b:" + w)
+	}
+	for w := range titleCompounds(title) {
+		add("t:" + w)
 	}
 	if f.Intent != "" {
 		for w := range tokenSet(f.Intent) {

@@ -121,3 +121,61 @@ func TestModelFamilyGenerations(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleCompoundsFindOtherSpellings: names written glued, hyphenated,
+// underscored or spaced are one title key. Corpus titles spell 38 such
+// names both ways (vllm#41466 "Qwen3Coder", vllm#22975 "qwen3 coder",
+// vllm#24072 "Qwen3-coder"; vllm#32895 "gptoss", vllm#22337 "gpt-oss";
+// vllm#21438 "multinode", vllm#2406 "Multi-node"), and posts elsewhere
+// (club-3090#72, vllm-dev C2-022: "qwen3coder parser").
+func TestTitleCompoundsFindOtherSpellings(t *testing.T) {
+	t.Parallel()
+	titles := map[int32]string{
+		1: "Fix Qwen3Coder prev_tool_call_arr double-emission",
+		2: "tool calling not parsed for qwen3 coder",
+		3: "Fix Qwen3-coder moe tuned config",
+		4: "qwen3_coder parser drops arguments",
+		5: "Qwen3 VL coder-friendly chat template", // "vl" sits between
+	}
+	b := NewIndexBuilder()
+	for id, title := range titles {
+		b.Add(id, &Entry{ID: fmt.Sprint(id), Source: "github", Title: title})
+	}
+	x := b.Build()
+	hits := x.Search(PostKeys(Post{Title: "Streaming goes silent (qwen3coder parser)"}, &Facts{}), 10, 0)
+	found := map[int32]bool{}
+	for _, h := range hits {
+		found[h.ID] = true
+	}
+	for id := int32(1); id <= 4; id++ {
+		if !found[id] {
+			t.Errorf("%q not found by a post writing qwen3coder; hits %+v", titles[id], hits)
+		}
+	}
+	if found[5] {
+		t.Errorf("%q found: its words are not adjacent", titles[5])
+	}
+
+	for _, tc := range []struct {
+		title string
+		want  []string
+		not   []string
+	}{
+		{"gpt-oss fails on multi-node", []string{"gptoss", "multinode"}, nil},
+		{"[Bug]: CUDA graph capture", []string{"cudagraph"}, []string{"bugcuda"}},
+		{"the llama 3 model", []string{"llama3"}, []string{"thellama"}},
+		{"a b", nil, []string{"ab"}},
+	} {
+		got := titleCompounds(tc.title)
+		for _, w := range tc.want {
+			if !got[w] {
+				t.Errorf("titleCompounds(%q) = %v, want %q", tc.title, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if got[w] {
+				t.Errorf("titleCompounds(%q) has %q", tc.title, w)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+
 	"strings"
 	"sync"
 )
@@ -133,6 +134,41 @@ func tokenSetN(s string, max int) map[string]bool {
 	}
 	return out
 }
+
+// titleCompounds returns the joins of a title's adjacent words, split at
+// any character but a letter or digit: "Qwen3-Coder", "qwen3 coder",
+// "qwen3_coder" all give "qwen3coder", the word a title that writes it
+// glued ("Qwen3Coder") has. Names of models, parsers and features are
+// spelled all these ways; comparing titles through their joins finds the
+// same name however it is spelled. At most maxSetTokens words are read.
+func titleCompounds(title string) map[string]bool {
+	out := map[string]bool{}
+	prev := ""
+	n := 0
+	for i := 0; i < len(title) && n < maxSetTokens; {
+		if !isAlnum(title[i]) {
+			if title[i] != ' ' && title[i] != '-' && title[i] != '_' && title[i] != '.' {
+				prev = "" // a word across other punctuation is no compound
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(title) && isAlnum(title[j]) {
+			j++
+		}
+		w := strings.ToLower(title[i:j])
+		i = j
+		n++
+		if prev != "" && len(prev)+len(w) >= 6 && !stopwords[prev] && !stopwords[w] {
+			out[prev+w] = true
+		}
+		prev = w
+	}
+	return out
+}
+
+func isAlnum(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
