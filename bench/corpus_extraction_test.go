@@ -44,13 +44,19 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // after their batch was measured, each because its body had been read
 // only in part when labelling: #56772 names its H200s in a Kubernetes
 // nodeSelector, #4996 and #14887 print device_config=cuda, #4577 prints
-// "vLLM Version: 0.4.1"; Herald was right on the first three. The classes
-// the misses shared with other posts were then read (README, "Extraction
-// on posts the rules were not written from"), so no batch is wholly held
-// out any more: all seven measure 93.7% (607 of 648). A change that loses
+// "vLLM Version: 0.4.1"; Herald was right on the first three. An eighth
+// batch (d227250) was drawn afresh, by random.Random(20261204) over the
+// issues with a body of 300 bytes or more not yet labelled and named by
+// no file of the repository or vllm-dev case (the first draw's exclusion
+// list could not be rebuilt exactly), labelled from the full bodies, and
+// measured 73.9% (65 of 88) — eleven of its thirty are pull
+// requests, whose bodies are diffs and benchmark output. The classes the
+// misses shared with other posts were then read (README, "Extraction on
+// posts the rules were not written from"), so no batch is wholly held
+// out any more: all eight measure 92.9% (684 of 736). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.5
+const corpusExtractionFloor = 92.8
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -71,8 +77,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 210 {
-		t.Fatalf("%d labelled issues, want 210", len(labels))
+	if len(labels) != 240 {
+		t.Fatalf("%d labelled issues, want 240", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

@@ -38,6 +38,51 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The server started, then its benchmark client with more
+			// flags (vllm-project/vllm#359, #4412, #17202): the post is
+			// about the server.
+			name: "server before its benchmark client",
+			body: "```\nCUDA_VISIBLE_DEVICES=7 python -m vllm.entrypoints.api_server --model llama-7b-hf/ --port 9009\npython benchmark_serving.py --backend vllm --tokenizer ./llama-7b-hf/ --dataset sharegpt.json --request-rate 200 --host 127.0.0.1 --port 9009\n```",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.Via == "" || c.Flags["--model"] != "llama-7b-hf/" {
+					t.Errorf("main command = %+v, want the api_server", c)
+				}
+			},
+		},
+		{
+			// A script's or a template's path is no model, whichever rule
+			// proposes it (vllm-project/vllm#7160, #16341, #6867).
+			name: "scripts and templates are no models",
+			body: "```\n$ python examples/bug_example.py\n```\n```python\nchat = OpenAIServingChat(chat_template=\"examples/tool_chat_template_llama3.1_json.jinja\")\nllm = LLM(model=\"facebook/opt-125m\")\n```",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Equal(f.Models, []string{"facebook/opt-125m"}) {
+					t.Errorf("models = %q, want [facebook/opt-125m]", f.Models)
+				}
+			},
+		},
+		{
+			// An exception logged as its repr (vllm-project/vllm#11312,
+			// #10494, #5501); from a warning it comes after the error that
+			// stopped something (#6269).
+			name:  "exception logged as its repr",
+			title: "TypeError: Can't instantiate abstract class NeuronWorker",
+			body:  "WARNING 07-09 19:46:51 _custom_ops.py:14] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\nERROR 12-18 22:57:54 engine.py:135] IndexError('Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range')",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, e := range f.Errors {
+					got = append(got, e.Type+": "+e.Message)
+				}
+				want := []string{
+					"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
+					"TypeError: Can't instantiate abstract class NeuronWorker",
+					"ModuleNotFoundError: No module named 'vllm._C'",
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("errors = %q, want %q", got, want)
+				}
+			},
+		},
+		{
 			// Letters whose lower case is longer ("İ") before the name
 			// must not shift it: the name is cut from the text as written.
 			name:  "model named with a space after wide letters",

@@ -235,6 +235,17 @@ func (set *errorSet) scanLines(lines []string) {
 			set.add(ErrorInfo{Type: m[1], Message: msg})
 			continue
 		}
+		// An exception logged as its repr at the end of a line: "ERROR …
+		// IndexError('Error in model execution …: tuple index out of
+		// range')" (vllm#11312, #10494), "Failed to import from vllm._C
+		// with ImportError('…: undefined symbol: …')" (vllm#5501).
+		// Logged as a warning, it is an exception a fallback caught
+		// (vllm#6269's "Failed to import from vllm._C with
+		// ModuleNotFoundError(…)" before the TypeError its title names).
+		if m := excReprRE.FindStringSubmatch(t); m != nil {
+			set.add(ErrorInfo{Type: m[1], Message: strings.ReplaceAll(m[3], `\'`, "'"), warning: warningLineRE.MatchString(raw)})
+			continue
+		}
 		for _, le := range lineErrors {
 			if ix := le.re.FindStringSubmatchIndex(t); ix != nil {
 				e := le.read(submatches(t, ix), next)
@@ -391,6 +402,13 @@ func stripTitleTemplate(title string) string {
 	return strings.TrimSpace(titleTemplateRE.ReplaceAllString(title, ""))
 }
 
+// warningLineRE is a log line below ERROR.
+var warningLineRE = regexp.MustCompile(`^\s*(?:\([^)]*\)\s*)*(?:WARNING|WARN|INFO|DEBUG)\b`)
+
+// excReprRE is an exception's repr ending a line: the class, then its
+// message quoted in parentheses.
+var excReprRE = regexp.MustCompile(`(?:^|[\s(\[>:,;])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\((['"])(.{1,1000})['"]\)[.,;]?$`)
+
 // embeddedExcRE finds an exception class followed by a colon anywhere in a
 // line, after a space, bracket, quote or label.
 var embeddedExcRE = regexp.MustCompile(`(?:^|[\s(\[>:,;"'` + "`" + `])((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|Exception|AssertionError|StopIteration|KeyboardInterrupt)):(?:\s+(\S.*))?$`)
@@ -520,6 +538,9 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 			// pip reports that a build or a resolution failed; an
 			// exception in the build's log says why.
 			return 2
+		}
+		if e.warning {
+			return 3
 		}
 		if strings.HasSuffix(e.Type, "Warning") {
 			return 4

@@ -100,6 +100,10 @@ type ErrorInfo struct {
 	// (oom_tried_gib, oom_total_gib, oom_free_gib, oom_allocated_gib,
 	// oom_reserved_gib) and in tokens for lengths (max_seq_len, kv_tokens).
 	Numbers map[string]float64 `json:"numbers,omitempty"`
+	// warning reports that the error was read off a log line below
+	// ERROR (a WARNING naming the exception a fallback caught), which
+	// prioritise puts after the errors that stopped something.
+	warning bool
 }
 
 // GPU is one accelerator the post mentions.
@@ -113,9 +117,15 @@ type GPU struct {
 // title if there is one, else, among commands of programs the schema knows
 // (vllm rather than pip), the one with the most flags — the later one on a
 // tie, since posts tend to end with the attempt that failed — then the
-// settings of a Python API call, else the first command at all.
+// settings of a Python API call, else the first command at all. A program
+// that serves a model (one with a model flag: vllm, however it is started)
+// comes before an interpreter running a script: a post that starts the
+// server and then its benchmark client (`python benchmark_serving.py
+// --backend vllm …`, vllm#359, #4412, #17202) is about the server, though
+// the client takes more flags.
 func (f *Facts) MainCommand(s *Schema) *Command {
 	var best, bestAPI *Command
+	serves := func(c *Command) bool { p := s.program(c.Program); return p != nil && p.ModelFlag != "" }
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if c.pos < 0 && s.program(c.Program) != nil {
@@ -132,7 +142,7 @@ func (f *Facts) MainCommand(s *Schema) *Command {
 			}
 			continue
 		}
-		if best == nil || len(c.Flags) >= len(best.Flags) {
+		if best == nil || serves(c) && !serves(best) || serves(c) == serves(best) && len(c.Flags) >= len(best.Flags) {
 			best = c
 		}
 	}

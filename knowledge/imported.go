@@ -92,7 +92,10 @@ type Issue struct {
 //     R1", "Kimi K2") names a post's model.
 //   - 22: so does "Initializing a V0 LLM engine (v…)" state vLLM's
 //     version.
-const Reading = 22
+//   - 23: an exception logged as its repr ("IndexError('…')") is read,
+//     after the errors that stopped something when logged as a warning;
+//     a script, template or configuration file is no model.
+const Reading = 23
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -33,7 +33,11 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	var out []string
 	add := func(m string) {
 		m = strings.TrimRight(strings.Trim(m, "'\"`"), ".,;:)")
-		if m == "" || contains(out, m) {
+		// A script, template or configuration file is no model, wherever
+		// it stands: "python examples/bug_example.py" (vllm#7160),
+		// chat_template="examples/tool_chat_template_llama3.1_json.jinja"
+		// (vllm#16341).
+		if m == "" || contains(out, m) || isFileName(m) && !strings.HasSuffix(strings.ToLower(m), ".gguf") {
 			return
 		}
 		out = append(out, m)
