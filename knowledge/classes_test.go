@@ -38,6 +38,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Chinese text runs into a model's name without a space
+			// (vllm-project/vllm#16378, #19786).
+			name:  "model name after Chinese text",
+			title: "[Doc]: vllm部署Gemma-3-27b问题",
+			body:  "使用vllm0.7.3对Qwen2.5VL-7b有时会报错",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Equal(f.Models, []string{"Gemma-3-27b", "Qwen2.5VL-7b"}) {
+					t.Errorf("models = %q, want [Gemma-3-27b Qwen2.5VL-7b]", f.Models)
+				}
+			},
+		},
+		{
 			// The server started, then its benchmark client with more
 			// flags (vllm-project/vllm#359, #4412, #17202): the post is
 			// about the server.

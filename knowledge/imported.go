@@ -95,7 +95,10 @@ type Issue struct {
 //   - 23: an exception logged as its repr ("IndexError('…')") is read,
 //     after the errors that stopped something when logged as a warning;
 //     a script, template or configuration file is no model.
-const Reading = 23
+//   - 24: a model's name right after Chinese, Japanese or Korean text
+//     ("vllm部署Gemma-3-27b问题") is read. (Issue and docs entries read
+//     the same as at 23; a learned topic's facts may not.)
+const Reading = 24
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -281,7 +281,10 @@ var (
 	quotedIDRE     = regexp.MustCompile(`["']([A-Za-z0-9][\w.-]{1,60}/[\w.-]*[A-Za-z][\w.-]{0,100})["']`)
 	versionOnlyRE  = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
 	// A word that may be a bare model name; isModelName decides.
-	bareModelRE = regexp.MustCompile(`(?:^|[\s(\[,;:"'` + "`" + `])([A-Za-z][\w.-]{2,80})`)
+	// A name may follow Chinese, Japanese or Korean text without a
+	// space, as those languages write it ("vllm部署Gemma-3-27b问题",
+	// vllm#16378; "使用vllm0.7.3对Qwen2.5VL-7b有时会报错", vllm#19786).
+	bareModelRE = regexp.MustCompile(`(?:^|[\s(\[,;:"'` + "`" + `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])([A-Za-z][\w.-]{2,80})`)
 	// A model size or a quantisation: 7B, 1.5b, 128E, AWQ, GPTQ, Int4.
 	modelSizeRE = regexp.MustCompile(`(?i)(?:^|[-_.])(?:\d+(?:\.\d+)?[bmk]|\d+x\d+b|awq|gptq|gguf|int[48]|fp8|nvfp4|instruct|chat)(?:$|[-_.])`)
 	// Class names of model architectures are not model names.
