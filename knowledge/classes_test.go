@@ -38,6 +38,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A release named alone in a title is the main package's
+			// (vllm-project/vllm#2345, #13394, #15085, #26166); a
+			// comparison or a bound is not the poster's (#25318, #7936,
+			// #32714), nor a release after another package's name.
+			name: "bare release in a title",
+			check: func(t *testing.T, _ Facts) {
+				for title, want := range map[string]string{
+					"memory leak in v0.2.7":                                                        "0.2.7",
+					"[Bug]: 0.8.0 ram leakage":                                                     "0.8.0",
+					"[Bug]:Lora Adapters doesn't work in version 0.7.2, even so":                   "0.7.2",
+					"[Performance]: Mistral Small 3.2 throughput v0.10.2":                          "0.10.2",
+					"[Bug]: Running Whisper with vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)": "",
+					"[Bug]: crashes when the version is higher than 0.5.3.":                        "",
+					"[Bug]: Sleep is broken since 0.14.0":                                          "",
+					"[Performance]: Regression between 0.10.2 and 0.12.0":                          "",
+					"Update release pipeline post PyTorch 2.8.0 update":                            "",
+					"[Bug]: Claude Code CLI >= 2.1.154 breaks validation":                          "",
+					"[Bug]: sm_120 support appears to be missing in pre-built whl":                 "",
+				} {
+					f, err := Extract(Post{Title: title, Body: "It fails."}, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := f.Versions["vllm"]; got != want {
+						t.Errorf("%q: vllm %q, want %q", title, got, want)
+					}
+				}
+			},
+		},
+		{
 			// Chinese text runs into a model's name without a space
 			// (vllm-project/vllm#16378, #19786).
 			name:  "model name after Chinese text",

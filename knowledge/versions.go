@@ -357,15 +357,66 @@ func (vs *versionSet) title(title string, s *Schema) {
 			}
 		}
 	}
-	if vs.pk.stated == nil || !vs.pk.mayState(title) {
-		return
+	if vs.pk.stated != nil && vs.pk.mayState(title) {
+		for _, m := range vs.pk.stated.FindAllStringSubmatch(title, -1) {
+			if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
+				vs.set(p, m[2], tierTitle)
+			}
+		}
 	}
-	for _, m := range vs.pk.stated.FindAllStringSubmatch(title, -1) {
-		if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
-			vs.set(p, m[2], tierTitle)
+	if main != "" {
+		if v := vs.bareTitleVersion(stripTitleTemplate(title)); v != "" {
+			vs.set(main, v, tierTitle)
 		}
 	}
 }
+
+// bareTitleVersion returns the one release a title names without naming
+// its package: on the main package's tracker or forum it is the main
+// package's ("memory leak in v0.2.7", "[Bug]: 0.8.0 ram leakage",
+// "doesn't work in version 0.7.2", "throughput v0.10.2", "with vllm docker
+// v0.8.5.post1"; forty-odd vLLM issue titles). A title with two releases
+// compares them ("regression between 0.10.2 and 0.12.0"), and one after
+// "than", "since", "from" or the like ("higher than 0.5.3", "broken
+// since 0.14.0") is not the poster's; those, and a release written
+// after a package's name ("PyTorch 2.8.0"), give "". Without a "v" the
+// release must open the title or follow "in", "on", "for", "with",
+// "using" or "version".
+func (vs *versionSet) bareTitleVersion(t string) string {
+	ms := bareReleaseRE.FindAllStringSubmatchIndex(t, 3)
+	if len(ms) != 1 || len(anyReleaseRE.FindAllStringIndex(t, 3)) != 1 {
+		return "" // none, or releases compared ("on v0.10.2 (works on v0.10.1)")
+	}
+	m := ms[0]
+	before := strings.Fields(t[:m[2]])
+	prev := ""
+	if len(before) > 0 {
+		prev = strings.ToLower(strings.Trim(before[len(before)-1], "`'\"([（,:"))
+	}
+	switch {
+	case notPostersRelease[prev], vs.pk.known[prev]:
+		return ""
+	case m[3] > m[2]: // written with a "v"
+	case prev != "" && !releaseLeadWords[prev]:
+		return ""
+	}
+	return t[m[4]:m[5]]
+}
+
+// bareReleaseRE is a release of three or more numbers, optionally after
+// a "v" (group 1) and with a post, rc or dev suffix (group 2).
+var bareReleaseRE = regexp.MustCompile(`(?:^|[\s(\[（` + "`" + `])(v?)(\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?)(?:$|[\s,;:)）\]!?` + "`" + `]|\.(?:\s|$))`)
+
+// anyReleaseRE is a release written any way, glued to an image or a pin
+// too ("vllm/vllm-openai:v0.10.2", "vllm=0.5.3.post1").
+var anyReleaseRE = regexp.MustCompile(`\d+\.\d+\.\d+`)
+
+var (
+	notPostersRelease = map[string]bool{"than": true, "since": true, "from": true, "to": true, "between": true,
+		"and": true, "after": true, "before": true, "until": true, "including": true, "vs": true, "vs.": true,
+		">=": true, "<=": true, ">": true, "<": true, "=": true, "==": true}
+	releaseLeadWords = map[string]bool{"in": true, "on": true, "for": true, "with": true, "using": true, "version": true}
+)
 
 // images reads the version of a docker image tag on a command line.
 func (vs *versionSet) images(cmds []Command, s *Schema) {
