@@ -19,7 +19,10 @@ func TestReadingClasses(t *testing.T) {
 	s := p.Schema()
 	tests := []struct {
 		name, title, body string
-		check             func(t *testing.T, f Facts)
+		// models and errors, when set, are the models the post must
+		// name and its errors ("Type: message"), in order.
+		models, errors []string
+		check          func(t *testing.T, f Facts)
 	}{
 		{
 			name: "command and error inside one sentence",
@@ -70,14 +73,10 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// Chinese text runs into a model's name without a space
 			// (vllm-project/vllm#16378, #19786).
-			name:  "model name after Chinese text",
-			title: "[Doc]: vllm部署Gemma-3-27b问题",
-			body:  "使用vllm0.7.3对Qwen2.5VL-7b有时会报错",
-			check: func(t *testing.T, f Facts) {
-				if !slices.Equal(f.Models, []string{"Gemma-3-27b", "Qwen2.5VL-7b"}) {
-					t.Errorf("models = %q, want [Gemma-3-27b Qwen2.5VL-7b]", f.Models)
-				}
-			},
+			name:   "model name after Chinese text",
+			title:  "[Doc]: vllm部署Gemma-3-27b问题",
+			body:   "使用vllm0.7.3对Qwen2.5VL-7b有时会报错",
+			models: []string{"Gemma-3-27b", "Qwen2.5VL-7b"},
 		},
 		{
 			// The server started, then its benchmark client with more
@@ -94,13 +93,9 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// A script's or a template's path is no model, whichever rule
 			// proposes it (vllm-project/vllm#7160, #16341, #6867).
-			name: "scripts and templates are no models",
-			body: "```\n$ python examples/bug_example.py\n```\n```python\nchat = OpenAIServingChat(chat_template=\"examples/tool_chat_template_llama3.1_json.jinja\")\nllm = LLM(model=\"facebook/opt-125m\")\n```",
-			check: func(t *testing.T, f Facts) {
-				if !slices.Equal(f.Models, []string{"facebook/opt-125m"}) {
-					t.Errorf("models = %q, want [facebook/opt-125m]", f.Models)
-				}
-			},
+			name:   "scripts and templates are no models",
+			body:   "```\n$ python examples/bug_example.py\n```\n```python\nchat = OpenAIServingChat(chat_template=\"examples/tool_chat_template_llama3.1_json.jinja\")\nllm = LLM(model=\"facebook/opt-125m\")\n```",
+			models: []string{"facebook/opt-125m"},
 		},
 		{
 			// An exception logged as its repr (vllm-project/vllm#11312,
@@ -109,32 +104,19 @@ func TestReadingClasses(t *testing.T) {
 			name:  "exception logged as its repr",
 			title: "TypeError: Can't instantiate abstract class NeuronWorker",
 			body:  "WARNING 07-09 19:46:51 _custom_ops.py:14] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\nERROR 12-18 22:57:54 engine.py:135] IndexError('Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range')",
-			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, e := range f.Errors {
-					got = append(got, e.Type+": "+e.Message)
-				}
-				want := []string{
-					"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
-					"TypeError: Can't instantiate abstract class NeuronWorker",
-					"ModuleNotFoundError: No module named 'vllm._C'",
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("errors = %q, want %q", got, want)
-				}
+			errors: []string{
+				"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
+				"TypeError: Can't instantiate abstract class NeuronWorker",
+				"ModuleNotFoundError: No module named 'vllm._C'",
 			},
 		},
 		{
 			// Letters whose lower case is longer ("İ") before the name
 			// must not shift it: the name is cut from the text as written.
-			name:  "model named with a space after wide letters",
-			title: "İİİİİİ DeepSeek V3.2 on B200",
-			body:  "İİİİ GLM 4.7 fails",
-			check: func(t *testing.T, f Facts) {
-				if !slices.Equal(f.Models, []string{"DeepSeek V3.2", "GLM 4.7"}) {
-					t.Errorf("models = %q, want [DeepSeek V3.2 GLM 4.7]", f.Models)
-				}
-			},
+			name:   "model named with a space after wide letters",
+			title:  "İİİİİİ DeepSeek V3.2 on B200",
+			body:   "İİİİ GLM 4.7 fails",
+			models: []string{"DeepSeek V3.2", "GLM 4.7"},
 		},
 		{
 			// A model named by family and generation with a space, in
@@ -145,14 +127,10 @@ func TestReadingClasses(t *testing.T) {
 			// a lettered generation too ("DeepSeek R1" in #12891, #13778
 			// and three more, "Kimi K2" in #33457).
 			// A size is no generation, nor is a number that goes on.
-			name:  "model named by family and generation with a space",
-			title: "[Bug]: DeepSeek V3.2 on B200 fails with CUTLASS_MLA",
-			body:  "### my env\nvllm: 0.9.2\nmodel: glm 4.7\nQwen 3 is 2x faster than mistral 7b and qwen 2x; Kimi K2 hangs.",
-			check: func(t *testing.T, f Facts) {
-				if !slices.Equal(f.Models, []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3", "Kimi K2"}) {
-					t.Errorf("models = %q, want [DeepSeek V3.2 glm 4.7 Qwen 3 Kimi K2]", f.Models)
-				}
-			},
+			name:   "model named by family and generation with a space",
+			title:  "[Bug]: DeepSeek V3.2 on B200 fails with CUTLASS_MLA",
+			body:   "### my env\nvllm: 0.9.2\nmodel: glm 4.7\nQwen 3 is 2x faster than mistral 7b and qwen 2x; Kimi K2 hangs.",
+			models: []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3", "Kimi K2"},
 		},
 		{
 			// With VLLM_LOGGING_LEVEL=DEBUG, vLLM logs every platform it
@@ -737,18 +715,9 @@ func TestReadingClasses(t *testing.T) {
 			// `RuntimeError: FlashAttention only supports AMD MI200 GPUs
 			// or newer.` and I don't see why"; vllm#19077: "Then, \"CUDA
 			// error: unknown error\" is thrown before loading module").
-			name: "error quoted in a sentence",
-			body: "My RX 6800 keeps giving me `RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.` and I don't see why.\nThen \"KeyError: 'model.layers.0.mlp'\" when loading.\nThen, \"CUDA error: unknown error\" is thrown before loading module.",
-			check: func(t *testing.T, f Facts) {
-				var msgs []string
-				for _, e := range f.Errors {
-					msgs = append(msgs, e.Type+": "+e.Message)
-				}
-				want := []string{"RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.", "KeyError: 'model.layers.0.mlp'", "cuda-error: unknown error"}
-				if !slices.Equal(msgs, want) {
-					t.Errorf("errors = %q, want %q", msgs, want)
-				}
-			},
+			name:   "error quoted in a sentence",
+			body:   "My RX 6800 keeps giving me `RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.` and I don't see why.\nThen \"KeyError: 'model.layers.0.mlp'\" when loading.\nThen, \"CUDA error: unknown error\" is thrown before loading module.",
+			errors: []string{"RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.", "KeyError: 'model.layers.0.mlp'", "cuda-error: unknown error"},
 		},
 		{
 			// A parallel size of 1 is one GPU: posts paste the flag with
@@ -1033,7 +1002,21 @@ func TestReadingClasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.check(t, f)
+			if tt.models != nil && !slices.Equal(f.Models, tt.models) {
+				t.Errorf("models = %q, want %q", f.Models, tt.models)
+			}
+			if tt.errors != nil {
+				var got []string
+				for _, e := range f.Errors {
+					got = append(got, e.Type+": "+e.Message)
+				}
+				if !slices.Equal(got, tt.errors) {
+					t.Errorf("errors = %q, want %q", got, tt.errors)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
 		})
 	}
 }
