@@ -54,13 +54,14 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // the next thirty of the same draw (e0f2d89), measured 92.1% (58 of 63)
 // after the eighth batch's classes were read, and a tenth, the thirty
 // after (8f5ab8d), 82.3% (65 of 79), and an eleventh (c768379), 95.8%
-// (92 of 96), with nothing changed for it. The classes the misses shared with other
-// posts were then read (README, "Extraction on posts the rules were not
-// written from"), so no batch but the eleventh is wholly held out any
-// more: all eleven measure 92.7% (903 of 974). A change that loses
+// (92 of 96), and a twelfth (the commit that added it), 98.8% (83 of 84),
+// with nothing changed for either. The classes the misses shared with
+// other posts were then read (README, "Extraction on posts the rules
+// were not written from"), so no batch but the last two is wholly held
+// out any more: all twelve measure 93.2% (986 of 1,058). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 92.6
+const corpusExtractionFloor = 93.1
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
@@ -81,8 +82,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 330 {
-		t.Fatalf("%d labelled issues, want 330", len(labels))
+	if len(labels) != 360 {
+		t.Fatalf("%d labelled issues, want 360", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
