@@ -2,7 +2,6 @@ package knowledge
 
 import (
 	"regexp"
-
 	"strings"
 	"sync"
 )
