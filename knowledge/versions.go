@@ -374,12 +374,13 @@ func (vs *versionSet) title(title string, s *Schema) {
 // bareTitleVersion returns the one release a title names without naming
 // its package: on the main package's tracker or forum it is the main
 // package's ("memory leak in v0.2.7", "[Bug]: 0.8.0 ram leakage",
-// "doesn't work in version 0.7.2", "throughput v0.10.2", "with vllm docker
-// v0.8.5.post1"; forty-odd vLLM issue titles). A title with two releases
+// "doesn't work in version 0.7.2", "throughput v0.10.2"; forty-odd vLLM
+// issue titles name one, with or without the package). A title with two releases
 // compares them ("regression between 0.10.2 and 0.12.0"), and one after
 // "than", "since", "from" or the like ("higher than 0.5.3", "broken
 // since 0.14.0") is not the poster's; those, and a release written
-// after a package's name ("PyTorch 2.8.0"), give "". Without a "v" the
+// after any package's name ("PyTorch 2.8.0", and so "vllm docker
+// v0.8.5.post1", docker being a package too), give "". Without a "v" the
 // release must open the title or follow "in", "on", "for", "with",
 // "using" or "version".
 func (vs *versionSet) bareTitleVersion(t string) string {
