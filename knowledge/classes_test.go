@@ -71,6 +71,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A keyword argument commented out of a Python call is not set
+			// (vllm-project/vllm#26006, #40153; vllm-dev C1-028).
+			name: "commented-out keyword arguments",
+			body: "```python\nllm = LLM(\n    model=\"Qwen/Qwen2.5-14B-Instruct-1M\",\n    # model=\"Qwen/Qwen2.5-14B-Instruct\",\n    max_num_seqs=1,\n    # enforce_eager=True,  # V100\n)\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Flags["--model"] != "Qwen/Qwen2.5-14B-Instruct-1M" || c.Flags["--max-num-seqs"] != "1" {
+					t.Fatalf("main command = %+v", c)
+				}
+				if _, ok := c.Flags["--enforce-eager"]; ok {
+					t.Errorf("--enforce-eager set by a comment: %v", c.Flags)
+				}
+			},
+		},
+		{
 			// Chinese text runs into a model's name without a space
 			// (vllm-project/vllm#16378, #19786).
 			name:   "model name after Chinese text",

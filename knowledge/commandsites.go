@@ -447,6 +447,10 @@ func apiCommands(text string, s *Schema) []Command {
 		if !ok {
 			continue
 		}
+		// A keyword argument commented out is not set: `# model="x",`
+		// beside the one in use (vllm#26006), `# attention_backend=…`
+		// (vllm#40153), `# enforce_eager=True,` (vllm-dev C1-028).
+		args = uncommented(args)
 		var prog *Program
 		for i := range s.Programs {
 			if s.Programs[i].ModelFlag != "" {

@@ -98,7 +98,10 @@ type Issue struct {
 //   - 24: a model's name right after Chinese, Japanese or Korean text
 //     ("vllm部署Gemma-3-27b问题") is read. (Issue and docs entries read
 //     the same as at 23; a learned topic's facts may not.)
-const Reading = 24
+//   - 25: a keyword argument commented out of a Python call
+//     (`# enforce_eager=True,` inside LLM(…)) is not set. (Again only a
+//     learned topic's facts may differ.)
+const Reading = 25
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
