@@ -125,13 +125,14 @@ type GPU struct {
 // the client takes more flags.
 func (f *Facts) MainCommand(s *Schema) *Command {
 	var best, bestAPI *Command
-	serves := func(c *Command) bool { p := s.program(c.Program); return p != nil && p.ModelFlag != "" }
+	bestServes := false
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if c.pos < 0 && s.program(c.Program) != nil {
+		p := s.program(c.Program)
+		if c.pos < 0 && p != nil {
 			return c
 		}
-		if s.program(c.Program) == nil || c.Subcommand == "" && len(c.Args) == 0 && len(c.Flags) == 0 && c.Via == "" {
+		if p == nil || c.Subcommand == "" && len(c.Args) == 0 && len(c.Flags) == 0 && c.Via == "" {
 			// A program named alone ("`vllm`" in a sentence, "vllm/" a
 			// directory) runs nothing the post shows.
 			continue
@@ -142,8 +143,8 @@ func (f *Facts) MainCommand(s *Schema) *Command {
 			}
 			continue
 		}
-		if best == nil || serves(c) && !serves(best) || serves(c) == serves(best) && len(c.Flags) >= len(best.Flags) {
-			best = c
+		if serves := p.ModelFlag != ""; best == nil || serves && !bestServes || serves == bestServes && len(c.Flags) >= len(best.Flags) {
+			best, bestServes = c, serves
 		}
 	}
 	if best != nil {

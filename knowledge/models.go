@@ -37,7 +37,7 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		// it stands: "python examples/bug_example.py" (vllm#7160),
 		// chat_template="examples/tool_chat_template_llama3.1_json.jinja"
 		// (vllm#16341).
-		if m == "" || contains(out, m) || isFileName(m) && !strings.HasSuffix(strings.ToLower(m), ".gguf") {
+		if m == "" || contains(out, m) || isCodeFile(m) {
 			return
 		}
 		out = append(out, m)
@@ -373,7 +373,7 @@ var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_na
 // weights file), which is how many posts name their model.
 func looksLikePath(s string) bool {
 	return (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "~/")) &&
-		strings.Count(s, "/") >= 2 && !isFileName(s) && !isProgramPath(s) || strings.HasSuffix(strings.ToLower(s), ".gguf")
+		strings.Count(s, "/") >= 2 && !isFileName(s) && !isProgramPath(s) || isWeightsFile(s)
 }
 
 // mountedModelDir reports whether s is a top-level directory ("/model",
@@ -410,14 +410,30 @@ func hasLetter(s string) bool {
 	return false
 }
 
+// isFileName reports whether s names a file rather than a model: a
+// script, template, configuration or log file, or a weights file given
+// by its path (which looksLikePath reads as a model in its own right).
 func isFileName(s string) bool {
-	for _, ext := range []string{".py", ".json", ".jinja", ".yaml", ".yml", ".txt", ".sh", ".so", ".md", ".html", ".cpp", ".cu", ".h", ".log", ".gguf"} {
-		if strings.HasSuffix(strings.ToLower(s), ext) {
-			return !strings.HasSuffix(strings.ToLower(s), ".gguf") || strings.Count(s, "/") > 0
+	if isWeightsFile(s) {
+		return strings.Contains(s, "/")
+	}
+	return isCodeFile(s)
+}
+
+// isCodeFile reports whether s is a script, template, configuration or
+// log file, which is never a model.
+func isCodeFile(s string) bool {
+	lower := strings.ToLower(s)
+	for _, ext := range []string{".py", ".json", ".jinja", ".yaml", ".yml", ".txt", ".sh", ".so", ".md", ".html", ".cpp", ".cu", ".h", ".log"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
 		}
 	}
 	return false
 }
+
+// isWeightsFile reports whether s is a single-file checkpoint (GGUF).
+func isWeightsFile(s string) bool { return strings.HasSuffix(strings.ToLower(s), ".gguf") }
 
 var intentRE = regexp.MustCompile(`(?i)\b(?:i(?:'m| am) trying to|i want to|i(?:'m| am) attempting to|i need to|how (?:do|can) i|i(?:'d| would) like to|i(?:'m| am) (?:running|deploying|serving|using))\b(?:[^.!?\n]|[.!?]\S)*`)
 
