@@ -123,8 +123,8 @@ func TestModelFamilyGenerations(t *testing.T) {
 }
 
 // TestTitleCompoundsFindOtherSpellings: names written glued, hyphenated,
-// underscored or spaced are one title key. Corpus titles spell 38 such
-// names both ways (vllm#41466 "Qwen3Coder", vllm#22975 "qwen3 coder",
+// underscored or spaced are one title key. Corpus titles write 31 such
+// names glued in one title and in parts in another (TestCorpusTitleClasses) (vllm#41466 "Qwen3Coder", vllm#22975 "qwen3 coder",
 // vllm#24072 "Qwen3-coder"; vllm#32895 "gptoss", vllm#22337 "gpt-oss";
 // vllm#21438 "multinode", vllm#2406 "Multi-node"), and posts elsewhere
 // (club-3090#72, vllm-dev C2-022: "qwen3coder parser").

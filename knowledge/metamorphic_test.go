@@ -408,3 +408,57 @@ func TestSupportOnCorpusLabels(t *testing.T) {
 		t.Errorf("feature requests ignored: %.1f%%, under 92%%", pct)
 	}
 }
+
+// TestCorpusTitleClasses counts, over the titles of ../shared/kb-corpus,
+// the two classes of title this change reads: names one title writes
+// glued and another writes in parts (titleCompounds joins the parts), and
+// titles that name a release without its package (bareTitleVersion).
+// The counts the README and the index test cite come from here.
+func TestCorpusTitleClasses(t *testing.T) {
+	t.Parallel()
+	issues := readCorpus(t)
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	glued := map[string]map[int]bool{} // a title word → issues writing it
+	joined := map[string]map[int]bool{}
+	note := func(m map[string]map[int]bool, k string, n int) {
+		if m[k] == nil {
+			m[k] = map[int]bool{}
+		}
+		m[k][n] = true
+	}
+	bare := 0
+	for _, is := range issues {
+		for _, w := range strings.FieldsFunc(strings.ToLower(is.Title), func(r rune) bool { return !isAlnum(byte(r)) || r > 0x7f }) {
+			note(glued, w, is.Number)
+		}
+		for k := range titleCompounds(is.Title) {
+			note(joined, k, is.Number)
+		}
+		vs := &versionSet{v: map[string]string{}, tier: map[string]int{}, pk: s.pkgs()}
+		if vs.bareTitleVersion(stripTitleTemplate(is.Title)) != "" {
+			bare++
+		}
+	}
+	var both []string
+	for k, in := range joined {
+		for n := range glued[k] {
+			if !in[n] && hasLetter(k) {
+				both = append(both, k)
+				break
+			}
+		}
+	}
+	slices.Sort(both)
+	t.Logf("names written glued in one title and in parts in another: %d (%s)", len(both), strings.Join(both, ", "))
+	t.Logf("titles naming a release without its package, read as the main package's: %d", bare)
+	if len(both) < 20 || !slices.Contains(both, "qwen3coder") {
+		t.Errorf("%d names written both ways (want the class the title compounds serve, qwen3coder among them): %v", len(both), both)
+	}
+	if bare < 10 {
+		t.Errorf("%d titles with a bare release, want the class bareTitleVersion serves", bare)
+	}
+}
