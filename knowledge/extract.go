@@ -34,6 +34,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	}
 	f.Env = extractEnv(doc, f.Commands)
 	f.Intent = extractIntent(doc)
+	f.Refs = extractRefs(doc)
 	f.OtherEngine = s.otherEngine(doc, f.Commands)
 	f.Topics = topicsOf(doc, &f, s)
 	if f.Commands == nil {

@@ -27,6 +27,10 @@ type Facts struct {
 	Env map[string]string `json:"env,omitempty"`
 	// Topics are the pack topic tags the post is about (oom, rocm, ...).
 	Topics []string `json:"topics,omitempty"`
+	// Refs are the issues, pull requests, topics and pages the post names
+	// in its words or links, canonical (see canonicalRef): "owner/repo#N",
+	// "#N" when no repository is named, "host/t/N", "host/path".
+	Refs []string `json:"refs,omitempty"`
 	// Intent is the poster's stated goal in one line, if one was found.
 	Intent string `json:"intent,omitempty"`
 	// OtherEngine is the other serving engine (Vocabulary.OtherEngines)

@@ -129,8 +129,17 @@ func EntryKeys(e *Entry) []string {
 	for w := range tokenSet(body) {
 		add("b:" + w)
 	}
+	for _, r := range entryRefs(e) {
+		add(refKey + r)
+	}
 	return ks.keys
 }
+
+// refKey prefixes the keys of the addresses an entry is known by and a
+// post names (Facts.Refs). They are not scored: an entry the post names
+// becomes a candidate whatever else it shares, and ranking weighs the
+// naming (the "named" feature).
+const refKey = "r:"
 
 // PostKeys returns the index keys a post's facts, title and text ask for.
 func PostKeys(p Post, f *Facts) []string {
@@ -187,6 +196,9 @@ func PostKeys(p Post, f *Facts) []string {
 	for fl := range settingFlags(p.Body) {
 		add("f:" + fl)
 	}
+	for _, r := range f.Refs {
+		add(refKey + r)
+	}
 	return ks.keys
 }
 
@@ -206,8 +218,10 @@ const minSkipPostings = 2000
 
 // Search scores every entry sharing a key with the post by the summed
 // IDF-weighted keys and returns the best k, plus the best curated entries
-// up to kc more, best first. Curated entries are few and precise; taking
-// them apart keeps thousands of noisy imports from crowding them out.
+// up to kc more, best first, then the entries the post names (reference
+// keys, refKey) that are not among them yet. Curated entries are few and
+// precise; taking them apart keeps thousands of noisy imports from
+// crowding them out.
 func (x *Index) Search(keys []string, k, kc int) []Hit {
 	if x == nil || x.n == 0 || k <= 0 {
 		return nil
@@ -218,8 +232,12 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 		sp = &s
 	}
 	scores := *sp
-	var touched []int32
+	var touched, named []int32
 	for _, key := range keys {
+		if strings.HasPrefix(key, refKey) {
+			named = append(named, x.postings[key]...)
+			continue
+		}
 		post, w := x.weighed(key)
 		for _, id := range post {
 			if scores[id] == 0 {
@@ -232,6 +250,10 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	// bounded heaps instead of sorting every touched entry.
 	top := newHitHeap(k)
 	cur := newHitHeap(kc)
+	namedScore := make(map[int32]float64, len(named))
+	for _, id := range named {
+		namedScore[id] = scores[id]
+	}
 	for _, id := range touched {
 		h := Hit{ID: id, Score: scores[id]}
 		scores[id] = 0
@@ -250,7 +272,14 @@ func (x *Index) Search(keys []string, k, kc int) []Hit {
 	}
 	for _, h := range cur.sorted() {
 		if !seen[h.ID] {
+			seen[h.ID] = true
 			hits = append(hits, h)
+		}
+	}
+	for _, id := range named {
+		if !seen[id] {
+			seen[id] = true
+			hits = append(hits, Hit{ID: id, Score: namedScore[id]})
 		}
 	}
 	x.splitByKind(keys, hits)
@@ -271,11 +300,11 @@ func (x *Index) weighed(key string) ([]int32, float64) {
 // summed by kind, looked up in the sorted postings of the few hits only.
 func (x *Index) splitByKind(keys []string, hits []Hit) {
 	for _, key := range keys {
-		post, w := x.weighed(key)
 		kind := strings.IndexByte(KeyKinds, key[0])
 		if kind < 0 {
 			continue
 		}
+		post, w := x.weighed(key)
 		for i := range hits {
 			if _, ok := slices.BinarySearch(post, hits[i].ID); ok {
 				hits[i].Kinds[kind] += w

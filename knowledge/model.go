@@ -190,6 +190,12 @@ func PriorWeights() map[string]float64 {
 		fText: 1.2, fSignature: 3.0, fClass: 1.0, fSymptom: 1.0, fFlags: 0.8, fTogether: 0.5,
 		fTopic: 0.5, fModel: 1.0, fVersionIn: 0.8, fPlatformHit: 0.2, fPlatformNear: -0.2,
 		fPlatformMiss: -0.8, fVersionOut: -1.0, fFixed: -1.2,
+		// Set when the feature was added, before any labelled post
+		// showed it fitted: a post naming an entry is the poster's own
+		// judgement that it is about their problem, worth about what the
+		// same error message is (signature, 3.0) less the chance that the
+		// poster names it as what did not help.
+		fNamed: 2.0,
 	}
 }
 

@@ -58,6 +58,9 @@ type document struct {
 	// titleSpans are code spans (or the whole title when it starts with a
 	// program) of the topic title.
 	titleSpans []string
+	// links are the addresses of cooked HTML's links and oneboxes, which
+	// its text leaves out (Markdown's stay in its prose lines).
+	links []string
 }
 
 // scanLimit bounds the text searched by whole-text scanners (platform,
@@ -299,6 +302,7 @@ func readMarkdown(src string) *document {
 			}
 			prose.WriteByte('\n')
 			doc.inline = append(doc.inline, sub.inline...)
+			doc.links = append(doc.links, sub.links...)
 			doc.code = append(doc.code, sub.code...)
 			return ast.WalkSkipChildren, nil
 		}
@@ -467,7 +471,19 @@ func (r *htmlReader) start(tok html.Token, opens bool) {
 		}
 	case atom.Img:
 		// An emoji or image: its alt text is noise for extraction.
+	case atom.A:
+		for _, a := range tok.Attr {
+			if a.Key == "href" && len(r.doc.links) < maxRefs {
+				r.doc.links = append(r.doc.links, a.Val)
+			}
+		}
 	default:
+		for _, a := range tok.Attr {
+			// Discourse's onebox of a linked issue or topic.
+			if a.Key == "data-onebox-src" && len(r.doc.links) < maxRefs {
+				r.doc.links = append(r.doc.links, a.Val)
+			}
+		}
 		if isBlockAtom(tok.DataAtom) && r.preDepth == 0 {
 			r.prose.WriteByte('\n')
 		}

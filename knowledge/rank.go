@@ -70,6 +70,7 @@ const (
 	fTitlePair    = "title_pair"     // share of the post title's words in the entry title
 	fCurated      = "curated"        // written by people (a pack, a solved topic)
 	fDocs         = "docs"           // a documentation page
+	fNamed        = "named"          // the post links the entry or gives its number
 )
 
 // OtherEngineEvidence is evidence about the post, not the entry: every
@@ -84,7 +85,7 @@ var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true,
 
 // Features lists every feature name in a fixed order.
 var Features = slices.Concat([]string{fText}, keyFeatures[:], []string{fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare})
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare, fNamed})
 
 // keyFeatures are, for each kind of index key (KeyKinds), the candidate's
 // index score from that kind relative to the best candidate's, 0–1: the
@@ -116,7 +117,10 @@ func Rank(p Post, f *Facts, cands []Candidate, model *Model) []Match {
 func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) []Match {
 	postText := p.Title + "\n" + p.Body
 	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(),
-		title: tokenSet(stripTitleTemplate(p.Title))}
+		title: tokenSet(stripTitleTemplate(p.Title)), refs: map[string]bool{}}
+	for _, r := range f.Refs {
+		sc.refs[r] = true
+	}
 	for _, c := range cands {
 		sc.maxText = math.Max(sc.maxText, c.TextScore)
 		for k, v := range c.KeyScores {
@@ -194,6 +198,8 @@ type scorer struct {
 	maxKeys [len(KeyKinds)]float64
 	// title are the content words of the post's title.
 	title map[string]bool
+	// refs are the entries the post names (Facts.Refs).
+	refs map[string]bool
 }
 
 // evidence collects one match's evidence, scaled by the entry's prior
@@ -229,14 +235,29 @@ func (s *scorer) scoreEntry(c Candidate) (Match, []string) {
 	s.platformEvidence(ev, e)
 	s.versionEvidence(ev, e)
 	s.topicEvidence(ev, e)
+	s.namedEvidence(ev, e)
 	if s.f.OtherEngine != "" {
 		// The same for every candidate: it moves the post's confidence,
 		// not the order of its matches.
 		ev.add(OtherEngineEvidence, 1, "the post is about "+s.f.OtherEngine+", not this knowledge base's package")
 	}
 	m.Structured = m.Evidence[fSignature] > 0 || m.Evidence[fClass] > 0 || m.Evidence[fFlags] > 0 ||
-		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0 || m.Evidence[fTopic] > 0
+		m.Evidence[fSymptom] > 0 || m.Evidence[fModel] > 0 || m.Evidence[fTopic] > 0 || m.Evidence[fNamed] > 0
 	return m, flagsHit
+}
+
+// namedEvidence marks an entry the post names: its address linked, or
+// its issue number given ("I have already gone through #10395").
+func (s *scorer) namedEvidence(ev evidence, e *Entry) {
+	if len(s.refs) == 0 {
+		return
+	}
+	for _, r := range entryRefs(e) {
+		if s.refs[r] {
+			ev.add(fNamed, 1, "the post names "+r)
+			return
+		}
+	}
 }
 
 // textEvidence weighs word overlap, the entry's title in the post's words,
