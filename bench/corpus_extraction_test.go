@@ -83,8 +83,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 390 {
-		t.Fatalf("%d labelled issues, want 390", len(labels))
+	if len(labels) != 420 {
+		t.Fatalf("%d labelled issues, want 420", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
