@@ -56,13 +56,16 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // after (8f5ab8d), 82.3% (65 of 79), and an eleventh (c768379), 95.8%
 // (92 of 96), and a twelfth (c7885b5), 98.8% (83 of 84), with nothing
 // changed for either, and a thirteenth (dfaa967), 96.9%
-// (93 of 96). The classes the misses shared with other posts were then
-// read (README, "Extraction on posts the rules were not written from"),
-// so no batch but the eleventh and twelfth is wholly held out any more:
-// all thirteen measure 93.6% (1,080 of 1,154). A change that loses
+// (93 of 96), and a fourteenth (the commit after 3ce846a), 94.6% (53 of
+// 56; its three misses were models written in words, two of them a size
+// or a variant after the generation, a class then read). The classes the
+// misses shared with other posts were then read (README, "Extraction on
+// posts the rules were not written from"), so no batch but the eleventh
+// and twelfth is wholly held out any more: all fourteen measure 93.8%
+// (1,135 of 1,210). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.5
+const corpusExtractionFloor = 93.7
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

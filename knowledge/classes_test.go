@@ -94,6 +94,16 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{"Gemma-3-27b", "Qwen2.5VL-7b"},
 		},
 		{
+			// A size and a variant written after a model's family and
+			// generation are part of its name (OpenRLHF/OpenRLHF#336 =
+			// vllm-dev C1-010, vllm-project/vllm#15825, #19638, #17739,
+			// #13828); an English word after it is not.
+			name:   "model size and variant after the name",
+			title:  "[Bug]: Gemma 3 27B IT Model Doesn't Read Image",
+			body:   "while trying to run Llama-3 70B PPO.\nAlso Jamba 1.6 Large with Tensor Parallelism, and Qwen3 30b a3b awq.\nThe Qwen2.5 it works with is fine.",
+			models: []string{"Gemma 3 27B IT", "Llama-3 70B", "Qwen3 30b a3b awq", "Qwen2.5", "Jamba 1.6 Large"},
+		},
+		{
 			// The server started, then its benchmark client with more
 			// flags (vllm-project/vllm#359, #4412, #17202): the post is
 			// about the server.

@@ -202,7 +202,11 @@ func bareModels(doc *document, s *Schema, add func(string)) {
 				continue // part of a path, URL, id or setting
 			}
 			if isModelName(name, s) {
-				add(strings.TrimRight(name, ".-_"))
+				name = strings.TrimRight(name, ".-_")
+				if !modelSizeRE.MatchString(name) && m[2]+len(name) == m[3] {
+					name = t[m[2]:sizeSuffix(t, m[3])]
+				}
+				add(name)
 			}
 		}
 		spacedFamilyModels(t, s, add)
@@ -247,8 +251,50 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	// In the order the text names them: the first is the post's model.
 	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
 	for _, f := range found {
-		add(t[f.start:f.stop])
+		add(t[f.start:sizeSuffix(t, f.stop)])
 	}
+}
+
+// sizeSuffix returns where a model's name that ends at stop ends once the
+// size and variant words written after it, each after a space, are read
+// too: "Llama-3 70B" (OpenRLHF#336, vllm-dev C1-010), "Gemma 3 27B IT"
+// (vllm#15825), "Jamba 1.6 Large" (vllm#19638), "Qwen3 30b a3b"
+// (vllm#17739). Up to two sizes, then up to two variant words; a variant
+// that is also an English word ("large", "it") counts only capitalised.
+func sizeSuffix(t string, stop int) int {
+	for _, re := range []*regexp.Regexp{nameSizeRE, nameSizeRE, nameVariantRE, nameVariantRE} {
+		m := re.FindStringSubmatchIndex(t[stop:])
+		if m == nil {
+			continue
+		}
+		w := t[stop+m[2] : stop+m[3]]
+		if re == nameVariantRE && !variantWord(w) {
+			continue
+		}
+		stop += m[3]
+	}
+	return stop
+}
+
+var (
+	// nameSizeRE is a size after a space: 70B, 1.5b, 8x7B, a3b (active
+	// parameters), 128E (experts).
+	nameSizeRE = regexp.MustCompile(`^ ((?:\d+(?:\.\d+)?|\d+x\d+|[aA]\d+(?:\.\d+)?)[bBmM]|\d+[eE])(?:$|[^\w.-]|\.(?:\s|$))`)
+	// nameVariantRE is a word after a space, which variantWord judges.
+	nameVariantRE = regexp.MustCompile(`^ ([A-Za-z][A-Za-z0-9]{1,9})(?:$|[^\w.-]|\.(?:\s|$))`)
+)
+
+// variantWord reports whether a word after a model's name is part of it:
+// a variant a release is named by.
+func variantWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni":
+		return true
+	case "it", "chat", "base", "large", "small", "medium", "mini", "nano", "pro", "air", "next", "turbo", "plus", "max", "thinking", "flash":
+		// English words too: only as a name writes them.
+		return w[0] >= 'A' && w[0] <= 'Z'
+	}
+	return false
 }
 
 // letteredGenRE is a generation written as a letter and a number ("r1",
