@@ -86,8 +86,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 420 {
-		t.Fatalf("%d labelled issues, want 420", len(labels))
+	if len(labels) != 450 {
+		t.Fatalf("%d labelled issues, want 450", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
