@@ -62,10 +62,16 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // misses shared with other posts were then read (README, "Extraction on
 // posts the rules were not written from"), so no batch but the eleventh
 // and twelfth is wholly held out any more: all fourteen measure 93.8%
-// (1,135 of 1,210). A change that loses
+// (1,135 of 1,210). A fifteenth (labels 0871a62) measured 72.5% (50 of
+// 69): of its misses, a
+// title's error behind the log's first one and a script's --model path
+// were classes other posts show, and were read; a command hard-wrapped
+// by a terminal, a title's bare `vllm bench serve` before the body's
+// full one, and a CUDA platform stated only by environment variables
+// were not. All fifteen: 93.0% (1,189 of 1,279). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.7
+const corpusExtractionFloor = 92.8
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

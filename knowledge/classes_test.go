@@ -104,6 +104,30 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{"Gemma 3 27B IT", "Llama-3 70B", "Qwen3 30b a3b awq", "Qwen2.5", "Jamba 1.6 Large"},
 		},
 		{
+			// The error a title names comes before another the log printed
+			// first (vllm-project/vllm#9624, #9712, #9713).
+			name:  "the title's error first",
+			title: "[Usage]: ValueError: Model architectures ['LlamaForCausalLM'] are not supported for now.",
+			body: "ERROR 10-26 registry.py:267] subprocess.CalledProcessError: Command '['python', '-m', 'vllm.model_executor.models.registry']' returned non-zero exit status 1.\n" +
+				"ValueError: Model architectures ['LlamaForCausalLM'] are not supported for now. Supported architectures: dict_keys([...])",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) < 2 || f.Errors[0].Type != "ValueError" || f.Errors[1].Type != "subprocess.CalledProcessError" {
+					t.Errorf("errors = %+v", f.Errors)
+				}
+				if !strings.Contains(f.Errors[0].Message, "Supported architectures") {
+					t.Errorf("the body's fuller message should be kept: %q", f.Errors[0].Message)
+				}
+			},
+		},
+		{
+			// A script run by python names its model with --model, a
+			// local path as well as an org/name id (vllm-project/vllm#30629,
+			// #31442, #31447).
+			name:   "a script's model flag",
+			body:   "```\npython benchmarks/kernels/benchmark_moe.py \\\n  --model /path/to/ZhipuAI/GLM-4.6-FP8 \\\n  --tp-size 2 --tune\n```",
+			models: []string{"/path/to/ZhipuAI/GLM-4.6-FP8"},
+		},
+		{
 			// The server started, then its benchmark client with more
 			// flags (vllm-project/vllm#359, #4412, #17202): the post is
 			// about the server.
@@ -124,14 +148,22 @@ func TestReadingClasses(t *testing.T) {
 		},
 		{
 			// An exception logged as its repr (vllm-project/vllm#11312,
-			// #10494, #5501); from a warning it comes after the error that
-			// stopped something (#6269).
-			name:  "exception logged as its repr",
+			// #10494, #5501).
+			name: "exception logged as its repr",
+			body: "ERROR 12-18 22:57:54 engine.py:135] IndexError('Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range')",
+			errors: []string{
+				"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
+			},
+		},
+		{
+			// From a warning it comes after the error that stopped
+			// something, here the title's (#6269).
+			name:  "exception logged as its repr in a warning",
 			title: "TypeError: Can't instantiate abstract class NeuronWorker",
 			body:  "WARNING 07-09 19:46:51 _custom_ops.py:14] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\nERROR 12-18 22:57:54 engine.py:135] IndexError('Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range')",
 			errors: []string{
-				"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
 				"TypeError: Can't instantiate abstract class NeuronWorker",
+				"IndexError: Error in model execution (input dumped to /tmp/x.pkl): tuple index out of range",
 				"ModuleNotFoundError: No module named 'vllm._C'",
 			},
 		},

@@ -74,6 +74,7 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 		set.main = s.Vocabulary.Package.Name
 	}
 	set.scanLines(lines)
+	set.titleFirst(title)
 	// A title that names a class without a colon: "NotImplementedError
 	// from the OpenAI-compatible server".
 	if m := titleClassRE.FindStringSubmatch(title); m != nil && len(set.out) == 0 {
@@ -94,6 +95,34 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 		set.out[i].Kind = errorKind(set.out[i])
 	}
 	return prioritise(set.out)
+}
+
+// titleFirst puts first the error the title names when the body printed
+// another before it: the poster titled the post with the failure they
+// mean, and a log's earlier error is often a step on the way to it
+// (vllm#9624, #9712 and #9713 title "ValueError: Model architectures
+// […] are not supported" over a log whose first error is the registry
+// subprocess's CalledProcessError). The body's copy is kept, as the
+// fuller one: a title is cut at GitHub's limit.
+func (set *errorSet) titleFirst(title string) {
+	if title == "" || len(set.out) < 2 {
+		return
+	}
+	ts := &errorSet{seen: map[string]int{}, main: set.main}
+	ts.scanLines([]string{title})
+	if len(ts.out) == 0 || ts.out[0].Type == set.out[0].Type {
+		return
+	}
+	for i, e := range set.out {
+		if e.Type == ts.out[0].Type {
+			copy(set.out[1:i+1], set.out[:i])
+			set.out[0] = e
+			for j, e := range set.out {
+				set.seen[e.Signature] = j
+			}
+			return
+		}
+	}
 }
 
 // errorLines are the lines errors are looked for in: the post's, the

@@ -74,9 +74,12 @@ func commandModels(cmds []Command, s *Schema, add func(string)) {
 		}
 	}
 	// Other tools (lmdeploy, scripts) name models with a model flag or a
-	// local model directory.
+	// local model directory; so does a script run by a program the schema
+	// knows without a model flag of its own (`python
+	// benchmarks/kernels/benchmark_moe.py --model /path/to/…`, vllm#30629,
+	// #31442, #31447).
 	for _, c := range cmds {
-		if s.program(c.Program) != nil {
+		if p := s.program(c.Program); p != nil && p.ModelFlag != "" {
 			continue
 		}
 		for _, f := range []string{"--model", "--model-path", "--model-name-or-path", "--model-dir"} {
