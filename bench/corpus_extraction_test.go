@@ -92,8 +92,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 450 {
-		t.Fatalf("%d labelled issues, want 450", len(labels))
+	if len(labels) != 480 {
+		t.Fatalf("%d labelled issues, want 480", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
