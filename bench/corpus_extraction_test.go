@@ -68,10 +68,14 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // were classes other posts show, and were read; a command hard-wrapped
 // by a terminal, a title's bare `vllm bench serve` before the body's
 // full one, and a CUDA platform stated only by environment variables
-// were not. All fifteen: 93.0% (1,189 of 1,279). A change that loses
+// were not. A sixteenth (labels after c490be0; #25318, which a test
+// names, and #18565, part of which had been read, were passed over for
+// the next two of the draw) measured 95.3% (81 of 85); its one wrong
+// fact, a script python runs read as a model, was mended. All sixteen:
+// 93.1% (1,270 of 1,364). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 92.8
+const corpusExtractionFloor = 93.0
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

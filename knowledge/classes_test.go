@@ -147,6 +147,13 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{"facebook/opt-125m"},
 		},
 		{
+			// What python runs is a script, though an excerpt cut its
+			// extension (vllm-project/vllm#2542): python has no model flag.
+			name:   "python's first argument is no model",
+			body:   "```\npython benchmarks/benchmark_latency --input-len 32\n```",
+			models: []string{},
+		},
+		{
 			// An exception logged as its repr (vllm-project/vllm#11312,
 			// #10494, #5501).
 			name: "exception logged as its repr",

@@ -104,8 +104,8 @@ type Issue struct {
 //   - 26: the error a title names comes before another its log printed
 //     first (an imported issue's symptoms may be reordered); a size or a
 //     variant after a model's family and generation ("Gemma 3 27B IT")
-//     is part of its name, and a script's --model path is a model (a
-//     learned topic's facts may differ).
+//     is part of its name, a script's --model path is a model, and the
+//     script python runs is none (a learned topic's facts may differ).
 const Reading = 26
 
 // ReadSources returns the Entry.Source values of entries read from a

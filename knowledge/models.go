@@ -69,7 +69,9 @@ func commandModels(cmds []Command, s *Schema, add func(string)) {
 				add(v)
 			}
 		}
-		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
+		// An interpreter's first argument (python's, which has no model
+		// flag of its own) is the script it runs, extension or not.
+		if p.ModelFlag != "" && len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
 			add(c.Args[0])
 		}
 	}
