@@ -51,6 +51,11 @@ func factPrint(f Facts, s *Schema) string {
 	if f.OtherEngine != "" {
 		fmt.Fprintf(&b, "other engine: %s\n", f.OtherEngine)
 	}
+	// The entries the post names, as a set: ranking finds them by it.
+	refs := slices.Sorted(slices.Values(f.Refs))
+	if len(refs) > 0 {
+		fmt.Fprintf(&b, "refs: %s\n", strings.Join(refs, " "))
+	}
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -33,9 +34,25 @@ var (
 	refBareRE  = regexp.MustCompile(`#(\d{3,7})`)
 	// refSkipRE are prose lines whose "#N" numbers nothing the poster
 	// pointed to: a git log line (a commit hash, then its title ending in
-	// its pull request) and a C++ stack frame ("frame #12: …").
-	refSkipRE = regexp.MustCompile(`^\s*(?:[0-9a-f]{7,40}\s|frame\s+#)`)
+	// its pull request) and a C++ stack frame ("frame #12: …"); and
+	// machine text pasted without fences, whose addresses are the
+	// program's, not the poster's pointers: a code assignment (`API_URL =
+	// "https://…"`), a curl or other command line, a prompt.
+	refSkipRE = regexp.MustCompile(`^\s*(?:[0-9a-f]{7,40}\s|frame\s+#|[A-Za-z_][\w.]*\s*=\s*\S|(?:curl|wget|http|\$|>)\s)`)
 )
+
+// localAddress reports whether a link points at the poster's own
+// machine or network (localhost, an IP address, a host without a domain),
+// where no entry of a knowledge base is published.
+func localAddress(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return true
+	}
+	host := u.Hostname()
+	_, ipErr := netip.ParseAddr(host)
+	return ipErr == nil || !strings.Contains(host, ".")
+}
 
 // extractRefs returns the entries a post names, as canonical references
 // (see canonicalRef): "owner/repo#N" for a GitHub issue or pull request
@@ -51,18 +68,22 @@ func extractRefs(doc *document) []string {
 		}
 	}
 	for _, l := range doc.links {
-		add(canonicalRef(l))
+		if !localAddress(l) {
+			add(canonicalRef(l))
+		}
 	}
 	lines := append([]string{doc.title}, doc.prose...)
 	for _, l := range lines {
 		if len(out) >= maxRefs {
 			break
 		}
-		if !strings.Contains(l, "#") && !strings.Contains(l, "://") || refSkipRE.MatchString(l) {
-			continue
+		if !strings.Contains(l, "#") && !strings.Contains(l, "://") || refSkipRE.MatchString(l) || logPrefixRE.FindString(l) != "" || isErrorLine(l) {
+			continue // a log line's address is the program's (see refSkipRE)
 		}
 		for _, u := range refURLRE.FindAllString(l, maxRefs) {
-			add(canonicalRef(u))
+			if !localAddress(u) {
+				add(canonicalRef(u))
+			}
 		}
 		// What is left once the links are gone: short and bare numbers.
 		rest := refURLRE.ReplaceAllString(l, " ")

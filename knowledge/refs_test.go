@@ -47,6 +47,14 @@ func TestExtractRefs(t *testing.T) {
 		{name: "an anchor, an entity and a colour are not numbers",
 			body: "See page#section and &#1234; and color #ffffff and issue#1234x.\n    max_model_len=4096*2,  #4096*2",
 			want: nil},
+		{name: "machine text pasted without fences names nothing",
+			body: "curl https://example.com/v1/chat/completions -d '{}'\n" +
+				"API_URL = \"https://api-inference.huggingface.co/models/mistralai/Mistral-7B-Instruct-v0.2\"\n" +
+				"ERROR 02-10 09:39:12 [engine.py:458] ValueError: VLLM_PORT appears to be a URI, check the warning in: https://docs.vllm.ai/en/stable/serving/env_vars.html",
+			want: nil},
+		{name: "the poster's own servers are no entries",
+			body: "It fails at http://localhost:8000/v1/completions, at http://10.0.0.5:8000/v1 and at http://gpu-box:8000/health.",
+			want: nil},
 		{name: "cooked HTML keeps its links and oneboxes",
 			format: FormatHTML,
 			body: `<p>See <a href="https://github.com/vllm-project/vllm/issues/10395">this issue</a>.</p>` +
