@@ -15,9 +15,10 @@ import (
 // this issue: https://github.com/vllm-project/vllm/issues/14404",
 // hkust-nlp/simpleRL-reason#73; "I have recorded my issue in #13815",
 // vllm#12378) says in the poster's own words which known problem it is
-// about. Such a reference is read from the title, the prose and the links
-// of a post, never from its code blocks, where pasted git logs and pip
-// output carry pull-request numbers nobody pointed to.
+// about. Such a reference is read from the title, the sentences and the
+// links of a post, never from its code blocks or from machine text pasted
+// without fences (logs, git logs, code, command lines), whose numbers and
+// addresses are the program's, not pointers of the poster's.
 
 // maxRefs bounds the references read from one post.
 const maxRefs = 20
