@@ -96,8 +96,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 480 {
-		t.Fatalf("%d labelled issues, want 480", len(labels))
+	if len(labels) != 510 {
+		t.Fatalf("%d labelled issues, want 510", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
