@@ -71,11 +71,18 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // were not. A sixteenth (labels after c490be0; #25318, which a test
 // names, and #18565, part of which had been read, were passed over for
 // the next two of the draw) measured 95.3% (81 of 85); its one wrong
-// fact, a script python runs read as a model, was mended. All sixteen:
-// 93.1% (1,270 of 1,364). A change that loses
+// fact, a script python runs read as a model, was mended. The draw was
+// then spent (four issues with a body of 300 bytes or more were left), so
+// a third began: random.Random(20261205) over the issues with a shorter
+// body, most of them a title alone; its first thirty (labels 7e6a79c)
+// measured 96.3%
+// (52 of 54), its two misses a model family named without a generation
+// ("Jamba", "openVLA"; with #2542's "Mixtral" a class, left unread: a
+// family alone is as often a series as one model). All seventeen: 93.2%
+// (1,322 of 1,418). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.0
+const corpusExtractionFloor = 93.1
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
