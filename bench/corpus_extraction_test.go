@@ -103,8 +103,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 510 {
-		t.Fatalf("%d labelled issues, want 510", len(labels))
+	if len(labels) != 540 {
+		t.Fatalf("%d labelled issues, want 540", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
