@@ -78,11 +78,13 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // measured 96.3%
 // (52 of 54), its two misses a model family named without a generation
 // ("Jamba", "openVLA"; with #2542's "Mixtral" a class, left unread: a
-// family alone is as often a series as one model). All seventeen: 93.2%
-// (1,322 of 1,418). A change that loses
+// family alone is as often a series as one model). An eighteenth, the
+// next thirty-two of the third draw less two whose titles had been read
+// (#23960, #3827), measured 97.7% (43 of 44). All eighteen: 93.4% (1,365
+// of 1,462). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.1
+const corpusExtractionFloor = 93.3
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
