@@ -105,8 +105,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 540 {
-		t.Fatalf("%d labelled issues, want 540", len(labels))
+	if len(labels) != 570 {
+		t.Fatalf("%d labelled issues, want 570", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
