@@ -80,11 +80,12 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // ("Jamba", "openVLA"; with #2542's "Mixtral" a class, left unread: a
 // family alone is as often a series as one model). An eighteenth, the
 // next thirty-two of the third draw less two whose titles had been read
-// (#23960, #3827), measured 97.7% (43 of 44). All eighteen: 93.4% (1,365
-// of 1,462). A change that loses
+// (#23960, #3827), measured 97.7% (43 of 44), and a nineteenth, the
+// next thirty, 90.5% (38 of 42), its four misses models each written a
+// way seen once. All nineteen: 93.3% (1,403 of 1,504). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.3
+const corpusExtractionFloor = 93.2
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
