@@ -82,10 +82,13 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // next thirty-two of the third draw less two whose titles had been read
 // (#23960, #3827), measured 97.7% (43 of 44), and a nineteenth, the
 // next thirty, 90.5% (38 of 42), its four misses models each written a
-// way seen once. All nineteen: 93.3% (1,403 of 1,504). A change that loses
+// way seen once. Over all nineteen, a model family named alone with no
+// other model in the post ("Jamba", "Mixtral", "QwQ", "Command-R") was
+// then a class of seven labelled posts, and a title's is now read: all
+// nineteen measure 93.5% (1,407 of 1,504). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.2
+const corpusExtractionFloor = 93.4
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

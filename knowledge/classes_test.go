@@ -154,6 +154,41 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{},
 		},
 		{
+			// A family the title names alone is the model when nothing
+			// else names one (vllm-project/vllm#3690, #2542, #14406, #3849;
+			// vllm-dev B024); not inside a longer name.
+			name: "a family alone in the title",
+			check: func(t *testing.T, _ Facts) {
+				for title, want := range map[string]string{
+					"[New Model]: Jamba (MoE Mamba from AI21)":                        "Jamba",
+					"[Bug]: pipeline-parallel not working properly with QwQ model":    "QwQ",
+					"[Bugfix] Added Command-R GPTQ support":                           "Command-R",
+					"chat_template problem with mistral":                              "mistral",
+					"Add Support for Llama-cpp-python Grammar":                        "",
+					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "",
+				} {
+					f, err := Extract(Post{Title: title, Body: "It fails."}, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := ""
+					if len(f.Models) > 0 {
+						got = f.Models[0]
+					}
+					if got != want {
+						t.Errorf("%q: model %q, want %q", title, got, want)
+					}
+				}
+				f, err := Extract(Post{Title: "Fused MOE for Mixtral", Body: "vllm serve mistralai/Mixtral-8x7B-v0.1"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(f.Models, []string{"mistralai/Mixtral-8x7B-v0.1"}) {
+					t.Errorf("a named model wins over the title's family: %q", f.Models)
+				}
+			},
+		},
+		{
 			// An exception logged as its repr (vllm-project/vllm#11312,
 			// #10494, #5501).
 			name: "exception logged as its repr",

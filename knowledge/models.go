@@ -48,6 +48,9 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 	orgNameModels(text, s, add)
 	logModels(text, s, add)
 	bareModels(doc, s, add)
+	if len(out) == 0 {
+		titleFamily(doc.title, s, add)
+	}
 	if len(out) > 8 {
 		out = out[:8]
 	}
@@ -257,6 +260,29 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
 	for _, f := range found {
 		add(t[f.start:sizeSuffix(t, f.stop)])
+	}
+}
+
+// titleFamily adds a model family the title names alone, as a word, when
+// nothing else in the post names a model: "[New Model]: Jamba", "Fused
+// MOE for Mixtral", "pipeline-parallel not working properly with QwQ"
+// (vllm#3690, #2542, #14406), "Added Command-R GPTQ support" (#3849).
+func titleFamily(title string, s *Schema, add func(string)) {
+	t := stripTitleTemplate(title)
+	lower := lowerASCII(t)
+	best := -1
+	var name string
+	familyMentions(lower, s.vocabularyFamilies(), func(fam string, start, end int, _ string) {
+		if end < len(lower) && (isWordByte(lower[end]) || strings.IndexByte("._-/", lower[end]) >= 0) ||
+			start > 0 && strings.IndexByte("-/.", lower[start-1]) >= 0 {
+			return // part of a longer name: "llama.cpp", "Llama-cpp-python", "Meta-Llama-3.1-…"
+		}
+		if best < 0 || start < best {
+			best, name = start, t[start:end]
+		}
+	})
+	if best >= 0 {
+		add(name)
 	}
 }
 
