@@ -109,8 +109,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 570 {
-		t.Fatalf("%d labelled issues, want 570", len(labels))
+	if len(labels) != 600 {
+		t.Fatalf("%d labelled issues, want 600", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
