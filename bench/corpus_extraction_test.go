@@ -85,10 +85,13 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // way seen once. Over all nineteen, a model family named alone with no
 // other model in the post ("Jamba", "Mixtral", "QwQ", "Command-R") was
 // then a class of seven labelled posts, and a title's is now read: all
-// nineteen measure 93.5% (1,407 of 1,504). A change that loses
+// nineteen measure 93.5% (1,407 of 1,504). A twentieth, the third
+// draw's next thirty, measured 97.4% (37 of 38), its miss an
+// image tag without its organisation in a title, seen once. All twenty:
+// 93.6% (1,444 of 1,542). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.4
+const corpusExtractionFloor = 93.5
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
