@@ -47,7 +47,7 @@ func TestReadingClasses(t *testing.T) {
 			// #32714), nor a release after another package's name.
 			name: "bare release in a title",
 			check: func(t *testing.T, _ Facts) {
-				for title, want := range map[string]string{
+				checkTitles(t, s, "vllm", map[string]string{
 					"memory leak in v0.2.7":                                                        "0.2.7",
 					"[Bug]: 0.8.0 ram leakage":                                                     "0.8.0",
 					"[Bug]:Lora Adapters doesn't work in version 0.7.2, even so":                   "0.7.2",
@@ -59,15 +59,7 @@ func TestReadingClasses(t *testing.T) {
 					"Update release pipeline post PyTorch 2.8.0 update":                            "",
 					"[Bug]: Claude Code CLI >= 2.1.154 breaks validation":                          "",
 					"[Bug]: sm_120 support appears to be missing in pre-built whl":                 "",
-				} {
-					f, err := Extract(Post{Title: title, Body: "It fails."}, s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := f.Versions["vllm"]; got != want {
-						t.Errorf("%q: vllm %q, want %q", title, got, want)
-					}
-				}
+				}, func(f Facts) string { return f.Versions["vllm"] })
 			},
 		},
 		{
@@ -159,26 +151,19 @@ func TestReadingClasses(t *testing.T) {
 			// vllm-dev B024); not inside a longer name.
 			name: "a family alone in the title",
 			check: func(t *testing.T, _ Facts) {
-				for title, want := range map[string]string{
+				checkTitles(t, s, "model", map[string]string{
 					"[New Model]: Jamba (MoE Mamba from AI21)":                        "Jamba",
 					"[Bug]: pipeline-parallel not working properly with QwQ model":    "QwQ",
 					"[Bugfix] Added Command-R GPTQ support":                           "Command-R",
 					"chat_template problem with mistral":                              "mistral",
 					"Add Support for Llama-cpp-python Grammar":                        "",
 					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "",
-				} {
-					f, err := Extract(Post{Title: title, Body: "It fails."}, s)
-					if err != nil {
-						t.Fatal(err)
+				}, func(f Facts) string {
+					if len(f.Models) == 0 {
+						return ""
 					}
-					got := ""
-					if len(f.Models) > 0 {
-						got = f.Models[0]
-					}
-					if got != want {
-						t.Errorf("%q: model %q, want %q", title, got, want)
-					}
-				}
+					return f.Models[0]
+				})
 				f, err := Extract(Post{Title: "Fused MOE for Mixtral", Body: "vllm serve mistralai/Mixtral-8x7B-v0.1"}, s)
 				if err != nil {
 					t.Fatal(err)
@@ -1117,6 +1102,22 @@ func TestReadingClasses(t *testing.T) {
 				tt.check(t, f)
 			}
 		})
+	}
+}
+
+// checkTitles reads each title over a one-line body and compares the
+// fact get picks out of it (what names it in messages) with the title's
+// expected value.
+func checkTitles(t *testing.T, s *Schema, what string, want map[string]string, get func(Facts) string) {
+	t.Helper()
+	for title, w := range want {
+		f, err := Extract(Post{Title: title, Body: "It fails."}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := get(f); got != w {
+			t.Errorf("%q: %s %q, want %q", title, what, got, w)
+		}
 	}
 }
 
