@@ -88,10 +88,11 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // nineteen measure 93.5% (1,407 of 1,504). A twentieth, the third
 // draw's next thirty, measured 97.4% (37 of 38), its miss an
 // image tag without its organisation in a title, seen once. All twenty:
-// 93.6% (1,444 of 1,542). A change that loses
+// 93.6% (1,444 of 1,542); 93.7% (1,445) once gpt-oss, a family five
+// corpus titles name without a size, joined the pack's families. A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.5
+const corpusExtractionFloor = 93.6
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

@@ -148,7 +148,8 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// A family the title names alone is the model when nothing
 			// else names one (vllm-project/vllm#3690, #2542, #14406, #3849;
-			// vllm-dev B024); not inside a longer name.
+			// vllm-dev B024), a title's tag too (#22386, #25694, #23934);
+			// not inside a longer name.
 			name: "a family alone in the title",
 			check: func(t *testing.T, _ Facts) {
 				checkTitles(t, s, "model", map[string]string{
@@ -156,6 +157,8 @@ func TestReadingClasses(t *testing.T) {
 					"[Bug]: pipeline-parallel not working properly with QwQ model":    "QwQ",
 					"[Bugfix] Added Command-R GPTQ support":                           "Command-R",
 					"chat_template problem with mistral":                              "mistral",
+					"[gpt-oss] tool parser supports for /chat/completions":            "gpt-oss",
+					"[Bug]: CPU Backend with GPT-OSS":                                 "GPT-OSS",
 					"Add Support for Llama-cpp-python Grammar":                        "",
 					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "",
 				}, func(f Facts) string {

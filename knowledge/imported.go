@@ -106,9 +106,9 @@ type Issue struct {
 //     variant after a model's family and generation ("Gemma 3 27B IT")
 //     is part of its name, a script's --model path is a model, and the
 //     script python runs is none (a learned topic's facts may differ).
-//   - 27: a model family a title names alone ("[New Model]: Jamba") is
-//     the model when nothing else names one (again only a learned
-//     topic's facts may differ).
+//   - 27: a model family a title names alone ("[New Model]: Jamba",
+//     "[gpt-oss] tool parser") is the model when nothing else names one
+//     (again only a learned topic's facts may differ).
 const Reading = 27
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -268,7 +268,9 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 // MOE for Mixtral", "pipeline-parallel not working properly with QwQ"
 // (vllm#3690, #2542, #14406), "Added Command-R GPTQ support" (#3849).
 func titleFamily(title string, s *Schema, add func(string)) {
-	t := stripTitleTemplate(title)
+	// The whole title: a model may be its tag ("[gpt-oss] tool parser
+	// …", vllm#22386, #25694), and no template's tag is a family.
+	t := title
 	lower := lowerASCII(t)
 	best := -1
 	var name string
