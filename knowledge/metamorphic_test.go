@@ -380,11 +380,7 @@ func TestMetamorphicCorpus(t *testing.T) {
 func TestSupportOnCorpusLabels(t *testing.T) {
 	t.Parallel()
 	issues := readCorpus(t)
-	p, err := BuiltinPack("vllm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := p.Schema()
+	s := vllmSchema(t)
 	var support, supportRight, request, requestRight int
 	for _, is := range issues {
 		kind := is.kind("bug", "usage")
@@ -422,11 +418,7 @@ func TestSupportOnCorpusLabels(t *testing.T) {
 func TestCorpusTitleClasses(t *testing.T) {
 	t.Parallel()
 	issues := readCorpus(t)
-	p, err := BuiltinPack("vllm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := p.Schema()
+	s := vllmSchema(t)
 	glued := map[string]map[int]bool{} // a title word → issues writing it
 	joined := map[string]map[int]bool{}
 	note := func(m map[string]map[int]bool, k string, n int) {

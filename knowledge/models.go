@@ -63,18 +63,17 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 func commandModels(cmds []Command, s *Schema, add func(string)) {
 	for _, c := range cmds {
 		p := s.program(c.Program)
-		if p == nil {
+		if p == nil || p.ModelFlag == "" {
+			// Not a program that serves a model: an interpreter's first
+			// argument (python's) is the script it runs, extension or
+			// not, and the loop below reads its flags.
 			continue
 		}
-		if p.ModelFlag != "" {
-			// A Python call may pass a variable (model=MODEL_PATH).
-			if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
-				add(v)
-			}
+		// A Python call may pass a variable (model=MODEL_PATH).
+		if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
+			add(v)
 		}
-		// An interpreter's first argument (python's, which has no model
-		// flag of its own) is the script it runs, extension or not.
-		if p.ModelFlag != "" && len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
 			add(c.Args[0])
 		}
 	}
@@ -295,14 +294,17 @@ func titleFamily(title string, s *Schema, add func(string)) {
 // (vllm#17739). Up to two sizes, then up to two variant words; a variant
 // that is also an English word ("large", "it") counts only capitalised.
 func sizeSuffix(t string, stop int) int {
-	for _, re := range []*regexp.Regexp{nameSizeRE, nameSizeRE, nameVariantRE, nameVariantRE} {
-		m := re.FindStringSubmatchIndex(t[stop:])
+	for range 2 {
+		m := nameSizeRE.FindStringSubmatchIndex(t[stop:])
 		if m == nil {
-			continue
+			break
 		}
-		w := t[stop+m[2] : stop+m[3]]
-		if re == nameVariantRE && !variantWord(w) {
-			continue
+		stop += m[3]
+	}
+	for range 2 {
+		m := nameVariantRE.FindStringSubmatchIndex(t[stop:])
+		if m == nil || !variantWord(t[stop+m[2]:stop+m[3]]) {
+			break
 		}
 		stop += m[3]
 	}

@@ -42,19 +42,6 @@ var (
 	refSkipRE = regexp.MustCompile(`^\s*(?:[0-9a-f]{7,40}\s|frame\s+#|[A-Za-z_][\w.]*\s*=\s*\S|(?:curl|wget|http|\$|>)\s)`)
 )
 
-// localAddress reports whether a link points at the poster's own
-// machine or network (localhost, an IP address, a host without a domain),
-// where no entry of a knowledge base is published.
-func localAddress(raw string) bool {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return true
-	}
-	host := u.Hostname()
-	_, ipErr := netip.ParseAddr(host)
-	return ipErr == nil || !strings.Contains(host, ".")
-}
-
 // extractRefs returns the entries a post names, as canonical references
 // (see canonicalRef): "owner/repo#N" for a GitHub issue or pull request
 // named with its repository, "#N" for one named by number alone, and a
@@ -69,9 +56,7 @@ func extractRefs(doc *document) []string {
 		}
 	}
 	for _, l := range doc.links {
-		if !localAddress(l) {
-			add(canonicalRef(l))
-		}
+		add(canonicalRef(l))
 	}
 	lines := append([]string{doc.title}, doc.prose...)
 	for _, l := range lines {
@@ -82,9 +67,7 @@ func extractRefs(doc *document) []string {
 			continue // a log line's address is the program's (see refSkipRE)
 		}
 		for _, u := range refURLRE.FindAllString(l, maxRefs) {
-			if !localAddress(u) {
-				add(canonicalRef(u))
-			}
+			add(canonicalRef(u))
 		}
 		// What is left once the links are gone: short and bare numbers.
 		rest := refURLRE.ReplaceAllString(l, " ")
@@ -125,13 +108,18 @@ func bareRefs(l string) []int {
 // discussion (they share one sequence of numbers, and GitHub redirects
 // between them), "host/t/N" for a Discourse topic (its slug changes with
 // its title), else the lower-cased host and path without a trailing slash.
-// It returns "" for what is not a web address.
+// It returns "" for what is not a web address, and for an address on the
+// poster's own machine or network (localhost, an IP address, a host
+// without a domain), where no entry of a knowledge base is published.
 func canonicalRef(raw string) string {
 	if !utf8.ValidString(raw) || strings.ContainsFunc(raw, unicode.IsSpace) {
 		return "" // an address has none; a link's text would
 	}
 	u, err := url.Parse(strings.TrimRight(raw, ".,;:!?"))
 	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		return ""
+	}
+	if _, err := netip.ParseAddr(u.Hostname()); err == nil || !strings.Contains(u.Hostname(), ".") {
 		return ""
 	}
 	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
