@@ -1,25 +1,32 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/heraldbot/herald/bench"
+	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/bot/evaluate"
+	"github.com/heraldbot/herald/github"
 	"github.com/heraldbot/herald/importer"
+	"github.com/heraldbot/herald/knowledge"
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("bench needs a subcommand: cases")
+		return usagef("bench needs a subcommand: cases, facts")
 	}
 	switch args[0] {
 	case "cases":
 		return benchCases(ctx, args[1:], stdout, stderr)
+	case "facts":
+		return benchFacts(ctx, args[1:], stdout, stderr)
 	}
 	return usagef("unknown bench subcommand %q", args[0])
 }
@@ -58,6 +65,87 @@ func benchCases(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return rep.WriteText(stdout, *perCase)
 	})
+}
+
+// benchFacts is `herald bench facts FILE`: the facts Herald reads from
+// every post of a `gh issue list --json` file or a cases file, one JSON
+// line each ({"id": …, "facts": …}), so that two builds' readings of the
+// same posts can be compared with diff: how many posts a change to
+// reading moved, and how.
+func benchFacts(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench facts", stderr)
+	kbPath := fs.String("kb", "", "knowledge base whose schema reads the posts (default: the embedded packs)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("bench facts takes one FILE")
+	}
+	posts, err := readPosts(pos[0])
+	if err != nil {
+		return err
+	}
+	db, closeDB, err := importer.OpenKB(ctx, *kbPath, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	a, err := bot.NewAnswerer(ctx, db, "herald")
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	for _, p := range posts {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := knowledge.Extract(p.post, a.Schema())
+		if err != nil && !errors.Is(err, knowledge.ErrTruncated) {
+			return fmt.Errorf("bench facts: %s: %w", p.id, err)
+		}
+		if err := enc.Encode(struct {
+			ID    string          `json:"id"`
+			Facts knowledge.Facts `json:"facts"`
+		}{p.id, f}); err != nil {
+			return fmt.Errorf("bench facts: %w", err)
+		}
+	}
+	return nil
+}
+
+// idPost is a post with the id bench facts prints it under.
+type idPost struct {
+	id   string
+	post knowledge.Post
+}
+
+// readPosts reads a `gh issue list --json` file (a JSON array) or a cases
+// file (JSON lines).
+func readPosts(path string) ([]idPost, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench facts: %w", err)
+	}
+	var out []idPost
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		issues, _, err := github.ParseIssueList(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		for _, is := range issues {
+			out = append(out, idPost{is.URL, knowledge.Post{Title: is.Title, Body: is.Body}})
+		}
+		return out, nil
+	}
+	cases, err := bench.ReadCases(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		out = append(out, idPost{c.ID, knowledge.Post{Title: c.Title, Body: c.Body}})
+	}
+	return out, nil
 }
 
 // cmdFit is `herald kb fit CASES.jsonl`: it fits the engine's model (the

@@ -51,6 +51,7 @@ Usage:
   herald kb stats  [--db PATH]
   herald kb fit    CASES.jsonl [--db PATH] [--out model.json] [--target-wrong 5] [--useful-drafts 50] [--folds 5]
   herald bench cases FILE [--kb PATH] [--folds 5] [--repeats N | --by-source] [--json] [--per-case]
+  herald bench facts FILE [--kb PATH]   (gh issue list JSON or cases.jsonl; one JSON line of facts per post)
   herald version
 `
 

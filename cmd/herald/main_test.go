@@ -225,3 +225,53 @@ func TestAnswerWithModel(t *testing.T) {
 		t.Errorf("broken model: err = %v, want one naming the file", err)
 	}
 }
+
+// TestBenchFacts reads an issue list and a cases file into one line of
+// facts per post, in order, under each post's address or case id.
+func TestBenchFacts(t *testing.T) {
+	dir := t.TempDir()
+	issues := filepath.Join(dir, "issues.json")
+	list := `[{"number": 7, "title": "[Bug]: OOM with Qwen/Qwen2.5-7B-Instruct", "body": "vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 4096", "url": "https://github.com/o/r/issues/7", "state": "OPEN", "labels": []},
+	          {"number": 8, "title": "still broken, see #1234", "body": "", "url": "https://github.com/o/r/issues/8", "state": "OPEN", "labels": []}]`
+	if err := os.WriteFile(issues, []byte(list), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := filepath.Join(dir, "cases.jsonl")
+	if err := os.WriteFile(cases, []byte(`{"case_id": "X1", "category": "support", "title": "vllm 0.8.3 fails", "body": "RuntimeError: boom"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		ID    string          `json:"id"`
+		Facts knowledge.Facts `json:"facts"`
+	}
+	read := func(path string) []line {
+		out, errOut, err := runCmd(t, "", "bench", "facts", path)
+		if err != nil {
+			t.Fatalf("bench facts %s: %v\n%s", path, err, errOut)
+		}
+		var ls []line
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var x line
+			if err := json.Unmarshal([]byte(l), &x); err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			ls = append(ls, x)
+		}
+		return ls
+	}
+	got := read(issues)
+	if len(got) != 2 || got[0].ID != "https://github.com/o/r/issues/7" || len(got[0].Facts.Models) == 0 ||
+		got[0].Facts.Models[0] != "Qwen/Qwen2.5-7B-Instruct" || got[0].Facts.Commands[0].Flags["--max-model-len"] != "4096" {
+		t.Errorf("issue list: %+v", got)
+	}
+	if len(got) == 2 && (len(got[1].Facts.Refs) != 1 || got[1].Facts.Refs[0] != "#1234") {
+		t.Errorf("issue 8's refs = %q", got[1].Facts.Refs)
+	}
+	c := read(cases)
+	if len(c) != 1 || c[0].ID != "X1" || c[0].Facts.Versions["vllm"] != "0.8.3" || len(c[0].Facts.Errors) == 0 || c[0].Facts.Errors[0].Type != "RuntimeError" {
+		t.Errorf("cases: %+v", c)
+	}
+	if _, _, err := runCmd(t, "", "bench", "facts"); err == nil {
+		t.Error("bench facts without a FILE should be a usage error")
+	}
+}
