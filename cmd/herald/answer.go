@@ -52,15 +52,11 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 
-	db, cleanup, err := importer.OpenKB(ctx, *kbPath, stderr)
+	a, closeKB, err := openAnswerer(ctx, *kbPath, *botName, stderr)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
-	a, err := bot.NewAnswerer(ctx, db, *botName)
-	if err != nil {
-		return err
-	}
+	defer closeKB()
 	a.SetModel(model)
 	ans, err := a.Answer(ctx, knowledge.Post{Title: *title, Body: string(body)})
 	if err != nil {
@@ -73,4 +69,19 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	_, err = io.WriteString(stdout, a.Preview(ans))
 	return err
+}
+
+// openAnswerer opens the knowledge base at kb ("" for the embedded packs)
+// and an Answerer over it; closeKB releases the knowledge base.
+func openAnswerer(ctx context.Context, kb, botName string, stderr io.Writer) (a *bot.Answerer, closeKB func(), err error) {
+	db, closeKB, err := importer.OpenKB(ctx, kb, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err = bot.NewAnswerer(ctx, db, botName)
+	if err != nil {
+		closeKB()
+		return nil, nil, err
+	}
+	return a, closeKB, nil
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 
 	"github.com/heraldbot/herald/bench"
-	"github.com/heraldbot/herald/bot"
 	"github.com/heraldbot/herald/bot/evaluate"
 	"github.com/heraldbot/herald/github"
 	"github.com/heraldbot/herald/importer"
@@ -86,15 +85,11 @@ func benchFacts(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	db, closeDB, err := importer.OpenKB(ctx, *kbPath, stderr)
+	a, closeKB, err := openAnswerer(ctx, *kbPath, "herald", stderr)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	a, err := bot.NewAnswerer(ctx, db, "herald")
-	if err != nil {
-		return err
-	}
+	defer closeKB()
 	enc := json.NewEncoder(stdout)
 	for _, p := range posts {
 		if err := ctx.Err(); err != nil {
