@@ -39,6 +39,8 @@ type snapshot struct {
 	cache  *entryCache // safe for concurrent use
 	// priors are outcome multipliers of entries' priors, by entry id.
 	priors map[string]float64
+	// kb is the knowledge base's make-up.
+	kb knowledge.Composition
 }
 
 // Schema returns the program schemas and vocabulary the Answerer reads
@@ -49,12 +51,14 @@ func (a *Answerer) Schema() *knowledge.Schema { return a.snap.Load().schema }
 const entryCacheSize = 4096
 
 // NewAnswerer returns an Answerer over db using the program schemas stored
-// with its packs and the default thresholds, with its index built.
+// with its packs, with its index built, deciding with the embedded model
+// fitted with a knowledge base made like db's (knowledge.DefaultModelFor);
+// SetModel replaces it. The model is chosen once: a Reload after a few
+// learned topics does not change how the Answerer decides.
 func NewAnswerer(ctx context.Context, db *store.DB, botName string) (*Answerer, error) {
 	a := &Answerer{
 		DB: db,
 		Engine: knowledge.Engine{
-			Model:      knowledge.DefaultModel(),
 			Thresholds: knowledge.DefaultThresholds(),
 			Compose:    knowledge.ComposeOptions{BotName: botName},
 		},
@@ -64,8 +68,13 @@ func NewAnswerer(ctx context.Context, db *store.DB, botName string) (*Answerer, 
 	if err := a.Reload(ctx); err != nil {
 		return nil, err
 	}
+	a.SetModel(knowledge.DefaultModelFor(a.Composition()))
 	return a, nil
 }
+
+// Composition returns the make-up of the knowledge base at the last
+// Reload.
+func (a *Answerer) Composition() knowledge.Composition { return a.snap.Load().kb }
 
 // SetModel makes the Answerer rank, calibrate and decide with m (fitted
 // by `herald kb fit`), including m's reply threshold.
@@ -91,13 +100,21 @@ func (a *Answerer) Reload(ctx context.Context) error {
 		return fmt.Errorf("bot: load schemas: %w", err)
 	}
 	b := knowledge.NewIndexBuilder()
-	var templates knowledge.TemplateSet
+	var (
+		templates knowledge.TemplateSet
+		kb        knowledge.Composition
+	)
 	err = a.DB.EachEntry(ctx, func(rowid int64, e *knowledge.Entry) error {
 		if rowid > math.MaxInt32 {
 			return fmt.Errorf("bot: row id %d too large for the index", rowid)
 		}
 		b.Add(int32(rowid), e)
 		templates.Add(e)
+		if e.Curated() {
+			kb.Curated++
+		} else {
+			kb.Imported++
+		}
 		return nil
 	})
 	if err != nil {
@@ -115,7 +132,7 @@ func (a *Answerer) Reload(ctx context.Context) error {
 	for id, o := range outcomes {
 		priors[id] = knowledge.OutcomePrior(o.Accepted, o.Liked, o.Negative)
 	}
-	a.snap.Store(&snapshot{schema: schema, index: b.Build(), cache: newEntryCache(entryCacheSize), priors: priors})
+	a.snap.Store(&snapshot{schema: schema, index: b.Build(), cache: newEntryCache(entryCacheSize), priors: priors, kb: kb})
 	return nil
 }
 

@@ -283,3 +283,46 @@ func TestImportedSymptomsNameClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswererChoosesModelByKnowledgeBase checks that an Answerer decides
+// with the embedded model fitted with a knowledge base made like its own:
+// the pack's model over the pack, the imported model once bulk-imported
+// issues outnumber the pack, and a model set by SetModel over either.
+func TestAnswererChoosesModelByKnowledgeBase(t *testing.T) {
+	t.Parallel()
+	models := knowledge.EmbeddedModels()
+	pack := newTestAnswerer(t)
+	fresh, err := NewAnswerer(context.Background(), pack.DB, "herald")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kb := fresh.Composition(); kb.Imported != 0 || kb.Curated == 0 {
+		t.Errorf("pack alone: composition %+v", kb)
+	}
+	if got := fresh.Model(); *got.KnowledgeBase != *models[0].KnowledgeBase || fresh.Engine.Thresholds.Reply != models[0].Reply {
+		t.Errorf("pack alone: model fitted with %+v, reply %.3f; want the pack's model", *got.KnowledgeBase, fresh.Engine.Thresholds.Reply)
+	}
+
+	var issues []knowledge.Entry
+	for i := range 200 {
+		issues = append(issues, knowledge.Entry{
+			ID: fmt.Sprintf("example/repo#%d", i+1), Kind: knowledge.KindIssue, Source: "github:example/repo",
+			Title: fmt.Sprintf("[Bug]: crash number %d", i+1), URL: fmt.Sprintf("https://github.com/example/repo/issues/%d", i+1),
+		})
+	}
+	imported := newTestAnswerer(t, issues...)
+	fresh, err = NewAnswerer(context.Background(), imported.DB, "herald")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kb := fresh.Composition(); kb.Imported != 200 {
+		t.Errorf("with 200 issues: composition %+v", kb)
+	}
+	if got := fresh.Model(); *got.KnowledgeBase != *models[1].KnowledgeBase || fresh.Engine.Thresholds.Reply != models[1].Reply {
+		t.Errorf("with 200 issues: model fitted with %+v, reply %.3f; want the imported model", *got.KnowledgeBase, fresh.Engine.Thresholds.Reply)
+	}
+	fresh.SetModel(models[0])
+	if fresh.Model() != models[0] || fresh.Engine.Thresholds.Reply != models[0].Reply {
+		t.Error("SetModel did not replace the chosen model")
+	}
+}

@@ -37,6 +37,31 @@ type Model struct {
 	// the least at which an unsure draft is queued for staff.
 	Reply      float64 `json:"reply"`
 	QueueFloor float64 `json:"queue_floor"`
+	// KnowledgeBase is the make-up of the knowledge base the model was
+	// fitted with; DefaultModelFor picks the embedded model by it. Older
+	// model files have none.
+	KnowledgeBase *Composition `json:"knowledge_base,omitempty"`
+}
+
+// Composition is the make-up of a knowledge base: how many entries people
+// wrote (packs, approved topics: Entry.Curated) and how many were imported
+// in bulk (GitHub issues, docs folders). A model is calibrated for the
+// composition it was fitted with: the text and key evidence of a match is
+// relative to the best candidate's, and a thousand imported issues bring
+// closer competitors than a pack of sixty entries does.
+type Composition struct {
+	Curated  int `json:"curated"`
+	Imported int `json:"imported"`
+}
+
+// ImportedShare is the share of the entries that were imported (0 for an
+// empty knowledge base).
+func (c Composition) ImportedShare() float64 {
+	n := c.Curated + c.Imported
+	if n == 0 {
+		return 0
+	}
+	return float64(c.Imported) / float64(n)
 }
 
 // Calibration is a Platt scaling of scores to probabilities, widened by
@@ -56,17 +81,51 @@ type Calibration struct {
 	Intercept   float64 `json:"intercept"`
 }
 
-//go:embed model/default.json
-var defaultModelJSON []byte
+var (
+	//go:embed model/default.json
+	defaultModelJSON []byte
+	//go:embed model/imported.json
+	importedModelJSON []byte
+)
 
-// DefaultModel returns the embedded model. It panics only if the embedded
-// file is broken, which its test rules out.
-func DefaultModel() *Model {
-	m, err := ReadModel(bytes.NewReader(defaultModelJSON))
+// DefaultModel returns the embedded model fitted with the embedded pack
+// alone, the knowledge base Herald runs on with no config. It panics only
+// if the embedded file is broken, which its test rules out.
+func DefaultModel() *Model { return embeddedModel("default.json", defaultModelJSON) }
+
+// EmbeddedModels returns the embedded models: DefaultModel, then the same
+// fit with bulk-imported issues and docs pages in the knowledge base.
+func EmbeddedModels() []*Model {
+	return []*Model{DefaultModel(), embeddedModel("imported.json", importedModelJSON)}
+}
+
+func embeddedModel(name string, b []byte) *Model {
+	m, err := ReadModel(bytes.NewReader(b))
 	if err != nil {
-		panic(fmt.Sprintf("knowledge: embedded model: %v", err))
+		panic(fmt.Sprintf("knowledge: embedded model %s: %v", name, err))
 	}
 	return m
+}
+
+// DefaultModelFor returns the embedded model fitted with the knowledge
+// base whose imported share is nearest kb's, DefaultModel on a tie. A
+// pack alone gets the pack's model; a pack with a thousand imported
+// issues the model whose calibration and reply threshold were fitted
+// among such competitors (the pack's model, there, would stay silent on
+// most posts it could answer: README, "Answer quality").
+func DefaultModelFor(kb Composition) *Model {
+	var best *Model
+	bestDist := math.Inf(1)
+	for _, m := range EmbeddedModels() {
+		share := 0.0
+		if m.KnowledgeBase != nil {
+			share = m.KnowledgeBase.ImportedShare()
+		}
+		if d := math.Abs(share - kb.ImportedShare()); d < bestDist {
+			best, bestDist = m, d
+		}
+	}
+	return best
 }
 
 // ReadModel reads and checks a model file.

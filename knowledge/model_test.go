@@ -8,30 +8,59 @@ import (
 	"testing"
 )
 
-// TestShippedModel checks the embedded model file: it reads, every weight
-// has its evidence's sign, and it round-trips.
+// TestShippedModel checks the embedded model files: each reads, says how
+// and with what knowledge base it was fitted, every weight has its
+// evidence's sign, and it round-trips.
 func TestShippedModel(t *testing.T) {
 	t.Parallel()
-	m := DefaultModel()
-	if m.FittedOn == "" || m.Method == "" {
-		t.Errorf("model does not say how it was fitted: %+v", m)
-	}
-	for _, f := range Features {
-		w := m.Weights[f]
-		if s := featureSign(f); s > 0 && w < 0 || s < 0 && w > 0 {
-			t.Errorf("weight %s = %v has the wrong sign", f, w)
+	for i, m := range EmbeddedModels() {
+		if m.FittedOn == "" || m.Method == "" || m.KnowledgeBase == nil {
+			t.Errorf("model %d does not say how and with what it was fitted: %+v", i, m)
+		}
+		for _, f := range Features {
+			w := m.Weights[f]
+			if s := featureSign(f); s > 0 && w < 0 || s < 0 && w > 0 {
+				t.Errorf("model %d: weight %s = %v has the wrong sign", i, f, w)
+			}
+		}
+		var b bytes.Buffer
+		if err := m.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadModel(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Reply != m.Reply || back.Weights[fText] != m.Weights[fText] || *back.KnowledgeBase != *m.KnowledgeBase {
+			t.Errorf("model %d: round trip changed the model: %+v vs %+v", i, back, m)
 		}
 	}
-	var b bytes.Buffer
-	if err := m.Write(&b); err != nil {
-		t.Fatal(err)
+}
+
+// TestDefaultModelFor checks that the embedded model is chosen by the
+// knowledge base's make-up: the pack's model for a pack (or an empty
+// knowledge base, or a pack with a few learned topics), the imported
+// model once imported entries are most of it.
+func TestDefaultModelFor(t *testing.T) {
+	t.Parallel()
+	models := EmbeddedModels()
+	if len(models) != 2 || models[0].KnowledgeBase.Imported != 0 || models[1].KnowledgeBase.ImportedShare() < 0.9 {
+		t.Fatalf("embedded models: want the pack's (no imports) then one fitted with imports, got %+v, %+v", models[0].KnowledgeBase, models[1].KnowledgeBase)
 	}
-	back, err := ReadModel(&b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.Reply != m.Reply || back.Weights[fText] != m.Weights[fText] {
-		t.Errorf("round trip changed the model: %+v vs %+v", back, m)
+	for _, tc := range []struct {
+		kb   Composition
+		want int
+	}{
+		{Composition{}, 0},
+		{Composition{Curated: 63}, 0},
+		{Composition{Curated: 63, Imported: 10}, 0},
+		{Composition{Curated: 63, Imported: 1139}, 1},
+		{Composition{Curated: 5, Imported: 200}, 1},
+	} {
+		got := DefaultModelFor(tc.kb)
+		if got.Reply != models[tc.want].Reply || *got.KnowledgeBase != *models[tc.want].KnowledgeBase {
+			t.Errorf("DefaultModelFor(%+v) = the model fitted with %+v, want %+v", tc.kb, *got.KnowledgeBase, *models[tc.want].KnowledgeBase)
+		}
 	}
 }
 

@@ -129,11 +129,12 @@ func (cfg *Config) BotOptions() bot.Options {
 	}
 }
 
-// LoadModel reads the model file of knowledge.model; "" is the embedded
-// model.
+// LoadModel reads the model file of knowledge.model; "" returns nil, the
+// embedded model fitted with a knowledge base like the one opened
+// (knowledge.DefaultModelFor).
 func LoadModel(path string) (*knowledge.Model, error) {
 	if path == "" {
-		return knowledge.DefaultModel(), nil
+		return nil, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -53,6 +53,8 @@ func Answer(ctx context.Context, db *store.DB, cases []bench.Case) (*Run, error)
 func (r *Run) Fit(o bench.FitOptions, name string) *knowledge.Model {
 	m := bench.FitModel(r.Predictions, r.Answerer.Engine.Thresholds, o)
 	m.FittedOn = fmt.Sprintf("%s: %d cases (%s)", name, len(r.Cases), countCategories(r.Cases))
+	kb := r.Answerer.Composition()
+	m.KnowledgeBase = &kb
 	return m
 }
 

@@ -23,7 +23,7 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	kbPath := fs.String("kb", "", "knowledge base made by `herald kb import` (default: the embedded vLLM pack)")
 	format := fs.String("format", "markdown", "output: markdown or json")
 	botName := fs.String("bot", "herald", "the bot's forum username, named in the follow-up hint")
-	modelPath := fs.String("model", "", "model file made by `herald kb fit` (default: the embedded model)")
+	modelPath := fs.String("model", "", "model file made by `herald kb fit` (default: the embedded model fitted with a knowledge base like --kb's)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -57,7 +57,9 @@ func cmdAnswer(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	defer closeKB()
-	a.SetModel(model)
+	if model != nil {
+		a.SetModel(model)
+	}
 	ans, err := a.Answer(ctx, knowledge.Post{Title: *title, Body: string(body)})
 	if err != nil {
 		return err
