@@ -427,15 +427,19 @@ func code(s string) string {
 
 var (
 	mentionRE = regexp.MustCompile(`@([\w-])`)
+	hashtagRE = regexp.MustCompile(`(^|[\s(])#([\pL\pN])`)
 	htmlRE    = regexp.MustCompile(`<`)
 )
 
 // safeProse neutralises text that came from a knowledge entry before it is
-// placed in prose: no @mentions, no raw HTML. Markdown emphasis and code
-// spans written by pack authors survive.
+// placed in prose: no @mentions, no #hashtags (a pack author's "as #16901"
+// names an issue, which Discourse would read as a tag or category), no
+// raw HTML. Markdown emphasis and code spans written by pack authors
+// survive.
 func safeProse(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = mentionRE.ReplaceAllString(s, "@\u200b$1")
+	s = hashtagRE.ReplaceAllString(s, "$1#\u200b$2")
 	s = htmlRE.ReplaceAllString(s, "&lt;")
 	return s
 }

@@ -149,3 +149,31 @@ func FuzzReplyInert(f *testing.F) {
 		checkInert(t, Compose(&extracted, cited, ComposeOptions{BotName: "herald"}), cited)
 	})
 }
+
+// TestPackTextIsInert composes a reply citing each entry of every
+// embedded pack, first as the likely cause and then beside another, and
+// checks that the pack's own words (summaries, advice) become no live
+// Markdown either: a pack author's "as #16901" names an issue, and must
+// not be posted as a hashtag.
+func TestPackTextIsInert(t *testing.T) {
+	t.Parallel()
+	for _, name := range BuiltinPacks() {
+		p, err := BuiltinPack(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Facts{Platform: "cuda"}
+		for i, e := range p.Entries {
+			other := p.Entries[(i+1)%len(p.Entries)]
+			for _, cited := range [][]Match{
+				{{Entry: e, ID: e.ID, URL: e.URL, Title: e.Title}},
+				{{Entry: other, ID: other.ID, URL: other.URL, Title: other.Title}, {Entry: e, ID: e.ID, URL: e.URL, Title: e.Title}},
+			} {
+				reply := Compose(&f, cited, ComposeOptions{BotName: "herald"})
+				if probs := ReplyProblems(reply, CitedURLs(cited)); len(probs) > 0 {
+					t.Errorf("%s %s: reply is not inert: %v", name, e.ID, probs)
+				}
+			}
+		}
+	}
+}
