@@ -61,7 +61,25 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	if s == nil || len(s.Topics) == 0 {
 		return nil
 	}
-	text := strings.ToLower(doc.title + "\n" + strings.Join(doc.prose, "\n") + "\n" + strings.Join(doc.inline, "\n"))
+	// A log line read as a sentence (pasted without fences, or inside
+	// an HTML block: "<summary>Error</summary>" then the log) is the
+	// program's words, not the poster's: "GPU KV cache usage: 0.0%" in
+	// every engine's status line is no post about the KV cache. The
+	// engine's dump of its configuration is the exception: its set
+	// settings are the poster's ("quantization=awq"; unsetSettingRE
+	// drops the unset ones).
+	var prose []string
+	for _, l := range doc.prose {
+		if logPrefixRE.FindString(l) == "" || len(settingPairRE.FindAllStringIndex(l, 3)) == 3 {
+			prose = append(prose, l)
+		}
+	}
+	text := strings.ToLower(doc.title + "\n" + strings.Join(prose, "\n") + "\n" + strings.Join(doc.inline, "\n"))
+	// The GPUs the post names, as the hardware reader spells them
+	// ("RTX 5090" however it was typed: "RTX5090", "rtx-5090").
+	for _, g := range f.GPUs {
+		text += "\n" + strings.ToLower(g.Name)
+	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
 	var errText strings.Builder
 	for _, e := range f.Errors {
@@ -89,6 +107,9 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	}
 	return out
 }
+
+// settingPairRE is one "name=value" of a configuration dump.
+var settingPairRE = regexp.MustCompile(`\b[a-z][\w.]*=\S`)
 
 // unsetSettingRE is a setting printed as unset, as the engine's dump of
 // its configuration lists every one ("chat_template=None,

@@ -143,7 +143,7 @@ const refKey = "r:"
 
 // PostKeys returns the index keys a post's facts, title and text ask for.
 func PostKeys(p Post, f *Facts) []string {
-	title := p.Title
+	title := normalizeText(p.Title)
 	var ks keySet
 	add := ks.add
 	for _, c := range f.Commands {
@@ -193,7 +193,7 @@ func PostKeys(p Post, f *Facts) []string {
 			add("b:" + w)
 		}
 	}
-	for fl := range settingFlags(p.Body) {
+	for fl := range settingFlags(normalizeText(p.Body)) {
 		add("f:" + fl)
 	}
 	for _, r := range f.Refs {

@@ -115,8 +115,17 @@ func Rank(p Post, f *Facts, cands []Candidate, model *Model) []Match {
 }
 
 func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) []Match {
-	postText := p.Title + "\n" + p.Body
-	sc := &scorer{memo: memo, f: f, pt: newPostTokens(postText), sigs: postSignatures(f), ver: f.packageVersion(),
+	// The post's words as extraction reads them (typographic dashes
+	// before a flag, no-break spaces, full-width forms), with the words
+	// of the GPUs it names however they were typed ("RTX5090"), so that
+	// only what the post says moves the ranking, not how it is typed.
+	pt := newPostTokens(normalizeText(p.Title) + "\n" + normalizeText(p.Body))
+	for _, g := range f.GPUs {
+		for w := range tokenSet(g.Name) {
+			pt.words[w] = true
+		}
+	}
+	sc := &scorer{memo: memo, f: f, pt: pt, sigs: postSignatures(f), ver: f.packageVersion(),
 		title: tokenSet(stripTitleTemplate(p.Title)), refs: map[string]bool{}}
 	for _, r := range f.Refs {
 		sc.refs[r] = true
