@@ -431,6 +431,21 @@ func stripTitleTemplate(title string) string {
 	return strings.TrimSpace(titleTemplateRE.ReplaceAllString(title, ""))
 }
 
+// supportTemplateRE matches the prefixes of the trackers' help-request
+// templates ("[Bug]: ", "[Usage] ", "[Misc]", "[Question]"), which say
+// what kind of post it is and nothing of what it is about.
+var supportTemplateRE = regexp.MustCompile(`^\s*(?:\[(?i:bug|usage|misc|question)\]\s*:?\s*)+`)
+
+// titleWords is a title as its words are matched, on both sides, against
+// entries' and posts' words: without a help-request template. A forum
+// post about a bug carries no "[Bug]:", the GitHub issue about the same
+// bug does, and the answer must not turn on that (the same post titled
+// with and without it, `TestMetamorphicAnswers`). Templates that name a
+// subject ("[Installation]", "[Performance]", "[New Model]") stay words.
+func titleWords(title string) string {
+	return supportTemplateRE.ReplaceAllString(title, "")
+}
+
 // warningLineRE is a log line below ERROR.
 var warningLineRE = regexp.MustCompile(`^\s*(?:\([^)]*\)\s*)*(?:WARNING|WARN|INFO|DEBUG)\b`)
 

@@ -116,10 +116,11 @@ func EntryKeys(e *Entry) []string {
 			add("m:" + k)
 		}
 	}
-	for w := range tokenSet(e.Title) {
+	title := titleWords(e.Title)
+	for w := range tokenSet(title) {
 		add("t:" + w)
 	}
-	for w := range titleCompounds(e.Title) {
+	for w := range titleCompounds(title) {
 		add("t:" + w)
 	}
 	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body + "\n" + e.SourceText
@@ -143,7 +144,7 @@ const refKey = "r:"
 
 // PostKeys returns the index keys a post's facts, title and text ask for.
 func PostKeys(p Post, f *Facts) []string {
-	title := normalizeText(p.Title)
+	title := titleWords(normalizeText(p.Title))
 	var ks keySet
 	add := ks.add
 	for _, c := range f.Commands {

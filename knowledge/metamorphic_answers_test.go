@@ -97,3 +97,40 @@ func TestMetamorphicAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestMetamorphicTitleTemplate toggles the trackers' help-request
+// template on every titled post ("[Bug]: " added to a title without a
+// template, taken from one that has it): the same post on a forum and
+// on GitHub. Neither its facts nor its answer may change. A template
+// that names a subject ("[Installation]") or a request ("[Feature]")
+// says something, and such titles are left alone.
+func TestMetamorphicTitleTemplate(t *testing.T) {
+	pa := newPackAnswerer(t)
+	s := pa.schema
+	n := 0
+	for _, post := range metamorphicPosts(t) {
+		alt := "[Bug]: " + post.title
+		switch {
+		case post.title == "":
+			continue
+		case supportTemplateRE.MatchString(post.title):
+			alt = supportTemplateRE.ReplaceAllString(post.title, "")
+		case titleTemplateRE.MatchString(post.title):
+			continue
+		}
+		n++
+		f0, _ := Extract(Post{Title: post.title, Body: post.body}, s)
+		f1, _ := Extract(Post{Title: alt, Body: post.body}, s)
+		if a, b := factPrint(f0, s), factPrint(f1, s); a != b {
+			t.Errorf("%s: facts changed with the title %q for %q\n--- original\n%s--- after\n%s", post.name, alt, post.title, a, b)
+		}
+		a, b := answerPrint(pa.answer(Post{Title: post.title, Body: post.body})), answerPrint(pa.answer(Post{Title: alt, Body: post.body}))
+		if a != b {
+			t.Errorf("%s: answer changed with the title %q for %q\n  original: %s\n  after:    %s", post.name, alt, post.title, a, b)
+		}
+	}
+	if n < 20 && len(metamorphicPosts(t)) > 100 {
+		t.Errorf("only %d titles toggled: the test no longer tests most posts", n)
+	}
+	t.Logf("%d titles toggled", n)
+}

@@ -119,7 +119,7 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 	// before a flag, no-break spaces, full-width forms), with the words
 	// of the GPUs it names however they were typed ("RTX5090"), so that
 	// only what the post says moves the ranking, not how it is typed.
-	pt := newPostTokens(normalizeText(p.Title) + "\n" + normalizeText(p.Body))
+	pt := newPostTokens(titleWords(normalizeText(p.Title)) + "\n" + normalizeText(p.Body))
 	for _, g := range f.GPUs {
 		for w := range tokenSet(g.Name) {
 			pt.words[w] = true
