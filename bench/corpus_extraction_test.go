@@ -89,7 +89,19 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // draw's next thirty, measured 97.4% (37 of 38), its miss an
 // image tag without its organisation in a title, seen once. All twenty:
 // 93.6% (1,444 of 1,542); 93.7% (1,445) once gpt-oss, a family five
-// corpus titles name without a size, joined the pack's families. A change that loses
+// corpus titles name without a size, joined the pack's families. A
+// twenty-first, the third draw's next thirty (labels bc1ec78, less
+// #44022, whose topics had been printed), measured 85.2% (52 of 61) as
+// first labelled; four of its flag labels broke the convention the 600
+// before it keep, that a flag only named in a title ("--preemption-mode
+// is not supported", "quantization=compressed-tensors") with no command
+// is no flag set (#3651, #6054, #15255, #18582 and four more were
+// labelled so), and were corrected: 91.2% (52 of 57). Its misses then
+// were models (MiniCPM, a family six corpus titles name and the pack
+// did not list, then read: 93.0%; "DeepSeek Coder" and "DeepSeek v3.2
+// Exp", each written once), a CUDA platform said only by "NVLink-less",
+// and a version before a full-width parenthesis. All twenty-one: 93.8%
+// (1,499 of 1,599). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
 const corpusExtractionFloor = 93.6
@@ -113,8 +125,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 600 {
-		t.Fatalf("%d labelled issues, want 600", len(labels))
+	if len(labels) != 630 {
+		t.Fatalf("%d labelled issues, want 630", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

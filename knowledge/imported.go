@@ -109,7 +109,10 @@ type Issue struct {
 //   - 27: a model family a title names alone ("[New Model]: Jamba",
 //     "[gpt-oss] tool parser") is the model when nothing else names one
 //     (again only a learned topic's facts may differ).
-const Reading = 27
+//   - 28: MiniCPM is one of the pack's model families (six corpus titles
+//     name it: "Minicpm3", "MiniCPM-o-2_6", "minicpm-4.5v"), so an
+//     imported issue whose title names it carries the family.
+const Reading = 28
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
