@@ -4,7 +4,8 @@
 // evidence is strong enough to answer, and composes a cited Markdown reply.
 //
 // The package is pure: it performs no I/O other than reading the packs
-// and the model embedded in the binary. Storage and full-text candidate
+// and the models embedded in the binary (DefaultModelFor picks one by
+// the knowledge base's Composition). Storage and full-text candidate
 // search live in package store; the bot wires the two together. Every
 // function here is deterministic for a given input, which is what makes
 // golden-file tests of replies possible. Fitting (FitWeights,
@@ -28,7 +29,12 @@
 //     the post appear only in code spans, and any other text that is not a
 //     curated pack's own is made inert (Inert), so replies cannot @mention
 //     people, show images, inject HTML or BBCode, or break out of a code
-//     span. ReplyProblems checks a reply for exactly that.
+//     span; a pack's own prose keeps its emphasis but loses its mentions,
+//     hashtags and HTML. ReplyProblems checks a reply for exactly that.
+//   - What a post says, not how it is formatted, decides its answer:
+//     extraction and ranking read normalised text, a title without a
+//     help-request template, and GPU names as the hardware reader spells
+//     them; the metamorphic tests hold facts and answers to it.
 //   - Every Match carries the named evidence (Evidence) the Model weighs
 //     into its Score, the reasons shown to staff, and a calibrated
 //     Confidence.

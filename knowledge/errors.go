@@ -440,7 +440,7 @@ var supportTemplateRE = regexp.MustCompile(`^\s*(?:\[(?i:bug|usage|misc|question
 // entries' and posts' words: without a help-request template. A forum
 // post about a bug carries no "[Bug]:", the GitHub issue about the same
 // bug does, and the answer must not turn on that (the same post titled
-// with and without it, `TestMetamorphicAnswers`). Templates that name a
+// with and without it, TestMetamorphicTitleTemplate). Templates that name a
 // subject ("[Installation]", "[Performance]", "[New Model]") stay words.
 func titleWords(title string) string {
 	return supportTemplateRE.ReplaceAllString(title, "")

@@ -116,8 +116,9 @@ func Rank(p Post, f *Facts, cands []Candidate, model *Model) []Match {
 
 func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) []Match {
 	// The post's words as extraction reads them (typographic dashes
-	// before a flag, no-break spaces, full-width forms), with the words
-	// of the GPUs it names however they were typed ("RTX5090"), so that
+	// before a flag, no-break spaces, full-width forms), its title
+	// without a help-request template (titleWords), and the words of
+	// the GPUs it names however they were typed ("RTX5090"), so that
 	// only what the post says moves the ranking, not how it is typed.
 	pt := newPostTokens(titleWords(normalizeText(p.Title)) + "\n" + normalizeText(p.Body))
 	for _, g := range f.GPUs {
