@@ -71,10 +71,11 @@ func (s *Schema) startsRun(line string) bool {
 	return false
 }
 
-// blockMarkerRE matches a line that is only a Discourse BBCode block tag
-// ([details="Log"], [/details], [quote], [spoiler]): formatting, never
-// the rest of a command.
-var blockMarkerRE = regexp.MustCompile(`(?i)^\s*\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]\s*$`)
+// blockMarkerRE matches a line that is only a fold's tag: Discourse's
+// BBCode ([details="Log"], [/details], [quote], [spoiler]) or GitHub's
+// raw HTML (<details>, <summary>Log</summary>, </details>): formatting,
+// never the rest of a command.
+var blockMarkerRE = regexp.MustCompile(`(?i)^\s*(?:\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]|</?details\b[^>]*>|<summary\b[^>]*>.*</summary>|</?summary>)\s*$`)
 
 // joinContinuations joins lines that end in a backslash with the next one;
 // a BBCode block tag ends the command instead, and so does a run of one

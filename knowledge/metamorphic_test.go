@@ -106,6 +106,14 @@ var perturbations = []struct {
 			return "[details=\"Log\"]\n" + block + "\n[/details]"
 		})
 	}},
+	// GitHub's fold for long output, in raw HTML around the fence, with
+	// the blank lines that keep the fence and what follows Markdown (a
+	// line right after "</details>" would be part of the HTML block).
+	{"html-details-fold", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			return "<details>\n<summary>Log</summary>\n\n" + block + "\n\n</details>\n"
+		})
+	}},
 	{"log-prefixed-traceback", func(s string) string {
 		var b strings.Builder
 		in := false

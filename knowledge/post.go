@@ -28,7 +28,8 @@ var ErrTruncated = errors.New("knowledge: post truncated")
 type Format int
 
 const (
-	// FormatAuto sniffs the body: cooked HTML if it starts with a tag.
+	// FormatAuto sniffs the body: cooked HTML if it starts with a tag
+	// and has no line only Markdown writes (a code fence).
 	FormatAuto Format = iota
 	// FormatMarkdown is Discourse's raw Markdown.
 	FormatMarkdown
@@ -95,6 +96,13 @@ func (d *document) lines() []string {
 
 var htmlStart = regexp.MustCompile(`(?i)^\s*<(p|div|pre|h[1-6]|ul|ol|blockquote|aside|table|br|code|span|img|a|details)[\s>/]`)
 
+// markdownSignRE is a line only Markdown writes: a code fence. Cooked
+// HTML has none (its code is <pre><code>), while a raw post may start
+// with a tag: GitHub's fold for long output,
+// "<details><summary>Log</summary>", then the fenced log. (A heading's
+// "# " is no sign: a shell comment inside <pre> starts a line so too.)
+var markdownSignRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
+
 // readPost normalises a post into a document. It never fails; a body that is
 // too long is cut to its head and tail and truncated is reported.
 func readPost(p Post) (doc *document, truncated bool) {
@@ -113,7 +121,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 	f := p.Format
 	if f == FormatAuto {
 		f = FormatMarkdown
-		if htmlStart.MatchString(body) {
+		if htmlStart.MatchString(body) && !markdownSignRE.MatchString(body) {
 			f = FormatHTML
 		}
 	}
@@ -296,6 +304,14 @@ func readMarkdown(src string) *document {
 				raw.Write(n.ClosureLine.Value(source))
 			}
 			sub := readHTML(raw.String())
+			// A fold's opening tag stays a line of its own, as Discourse's
+			// [details] does: a command ending in a backslash right above
+			// "<details>" ends there (joinContinuations, blockMarkerRE)
+			// rather than running on into "<summary>Log".
+			if first, _, _ := strings.Cut(raw.String(), "\n"); blockMarkerRE.MatchString(first) {
+				prose.WriteString(strings.TrimSpace(first))
+				prose.WriteByte('\n')
+			}
 			for _, l := range sub.prose {
 				prose.WriteString(l)
 				prose.WriteByte('\n')
