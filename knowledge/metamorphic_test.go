@@ -106,6 +106,17 @@ var perturbations = []struct {
 			return "[details=\"Log\"]\n" + block + "\n[/details]"
 		})
 	}},
+	// A fenced log quoted, as people quote what a program printed
+	// ("> ```" … "> ```"): still a code block, inside a quote.
+	{"quoted-code", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i, l := range lines {
+				lines[i] = "> " + l
+			}
+			return "\n" + strings.Join(lines, "\n") + "\n"
+		})
+	}},
 	// GitHub's fold for long output, in raw HTML around the fence, with
 	// the blank lines that keep the fence and what follows Markdown (a
 	// line right after "</details>" would be part of the HTML block).
