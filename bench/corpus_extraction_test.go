@@ -101,7 +101,12 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // did not list, then read: 93.0%; "DeepSeek Coder" and "DeepSeek v3.2
 // Exp", each written once), a CUDA platform said only by "NVLink-less",
 // and a version before a full-width parenthesis. All twenty-one: 93.8%
-// (1,499 of 1,599). A change that loses
+// (1,499 of 1,599). A twenty-second, the next thirty less #30533 and
+// #4011, whose titles had been printed (labels 7139a47), measured 86.4%
+// (38 of 44): a code block of flags alone, with no program (#18343, and
+// #22885 outside the labels), was a class and is read (93.8%, 1,541 of
+// 1,643); two model names each written once ("HY-MT1.5-1.8B", "llava
+// next") are not. A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
 const corpusExtractionFloor = 93.6
@@ -125,8 +130,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 630 {
-		t.Fatalf("%d labelled issues, want 630", len(labels))
+	if len(labels) != 660 {
+		t.Fatalf("%d labelled issues, want 660", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case

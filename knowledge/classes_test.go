@@ -566,6 +566,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A command's options pasted without its program, in a code
+			// block of their own (vllm-project/vllm#18343's EPLB flags,
+			// #22885's tool-calling flags with their backslashes): named,
+			// as a code span's flags are, not set by a command.
+			name: "a code block of flags alone",
+			body: "Start it with\n```\n--enable-eplb\n--num-redundant-experts 32\n```\nand\n```\n--enable-auto-tool-choice \\\n--tool-call-parser hermes \\\n```",
+			check: func(t *testing.T, f Facts) {
+				want := map[string]string{"--enable-eplb": "", "--num-redundant-experts": "32", "--enable-auto-tool-choice": "", "--tool-call-parser": "hermes"}
+				if !maps.Equal(f.MentionedFlags, want) || len(f.Commands) != 0 {
+					t.Errorf("mentioned flags %v, commands %v; want %v and no command", f.MentionedFlags, f.Commands, want)
+				}
+			},
+		},
+		{
 			// The engine's dump of its configuration names every setting,
 			// most of them unset ("chat_template=None, quantization=None,
 			// enforce_eager=False": vllm-dev B064; corpus #4087, #5566,

@@ -67,6 +67,11 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		cs.addBuilt(c, false)
 	}
 	mentioned := cs.inlineCommands()
+	for k, v := range cs.flagBlocks() {
+		if _, ok := mentioned[k]; !ok {
+			mentioned[k] = v
+		}
+	}
 	cs.proseCommands()
 	// argparse names the flag and the value it refused: "argument
 	// --tool-call-parser: invalid choice: 'glm45'".
@@ -163,6 +168,37 @@ func (cs *commandSet) inlineCommands() map[string]string {
 			for k, v := range parseArgs("", strings.Fields(span), nil, cs.s).Flags {
 				mentioned[k] = v
 			}
+		}
+	}
+	return mentioned
+}
+
+// flagBlocks returns the flags of code blocks that hold nothing but
+// flags, one or more a line: a command's options pasted without its
+// program ("--enable-eplb" then "--num-redundant-experts 32",
+// vllm-project/vllm#18343; "--enable-auto-tool-choice \" then
+// "--tool-call-parser hermes \", #22885). They are named, not set by a
+// command the post shows, as a code span's are.
+func (cs *commandSet) flagBlocks() map[string]string {
+	mentioned := map[string]string{}
+	for _, block := range cs.doc.code {
+		var words []string
+		for _, l := range strings.Split(block, "\n") {
+			l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "\\"))
+			if l == "" {
+				continue
+			}
+			if !strings.HasPrefix(l, "--") {
+				words = nil
+				break
+			}
+			words = append(words, strings.Fields(l)...)
+		}
+		if len(words) == 0 {
+			continue
+		}
+		for k, v := range parseArgs("", words, nil, cs.s).Flags {
+			mentioned[k] = v
 		}
 	}
 	return mentioned

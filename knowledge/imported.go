@@ -112,7 +112,9 @@ type Issue struct {
 //   - 28: MiniCPM is one of the pack's model families (six corpus titles
 //     name it: "Minicpm3", "MiniCPM-o-2_6", "minicpm-4.5v"), so an
 //     imported issue whose title names it carries the family.
-const Reading = 28
+//   - 29: a code block holding nothing but flags names them (a learned
+//     topic's facts may differ).
+const Reading = 29
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
