@@ -153,14 +153,16 @@ func TestReadingClasses(t *testing.T) {
 			name: "a family alone in the title",
 			check: func(t *testing.T, _ Facts) {
 				checkTitles(t, s, "model", map[string]string{
-					"[New Model]: Jamba (MoE Mamba from AI21)":                        "Jamba",
-					"[Bug]: pipeline-parallel not working properly with QwQ model":    "QwQ",
-					"[Bugfix] Added Command-R GPTQ support":                           "Command-R",
-					"chat_template problem with mistral":                              "mistral",
-					"[gpt-oss] tool parser supports for /chat/completions":            "gpt-oss",
-					"[Bug]: CPU Backend with GPT-OSS":                                 "GPT-OSS",
-					"Add Support for Llama-cpp-python Grammar":                        "",
-					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "",
+					"[New Model]: Jamba (MoE Mamba from AI21)":                     "Jamba",
+					"[Bug]: pipeline-parallel not working properly with QwQ model": "QwQ",
+					"[Bugfix] Added Command-R GPTQ support":                        "Command-R",
+					"chat_template problem with mistral":                           "mistral",
+					"[gpt-oss] tool parser supports for /chat/completions":         "gpt-oss",
+					"[Bug]: CPU Backend with GPT-OSS":                              "GPT-OSS",
+					"Add Support for Llama-cpp-python Grammar":                     "",
+					// Not "Llama" from inside the longer name, which is
+					// itself the model (its parameter count says so).
+					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "Meta-Llama-3.1-70B-Instruct",
 				}, func(f Facts) string {
 					if len(f.Models) == 0 {
 						return ""
@@ -562,6 +564,20 @@ func TestReadingClasses(t *testing.T) {
 			check: func(t *testing.T, f Facts) {
 				if want := map[string]string{"vllm": "0.6.3", "python": "3.10"}; !maps.Equal(f.Versions, want) {
 					t.Errorf("versions = %v, want %v", f.Versions, want)
+				}
+			},
+		},
+		{
+			// A model named with its parameter count, whatever its family
+			// (vllm-project/vllm#7299 "For Meta-Llama-3.1-70B-Instruct
+			// model", #22424 "Voxtral-Small-24B-2507", #31697
+			// "HY-MT1.5-1.8B", #223 "fastchat-t5-3b-v1.0"; #6689 serves
+			// "Meta-Llama-3___1-405B-Instruct-AWQ-INT4").
+			name: "a parameter count makes a name a model's",
+			body: "For Meta-Llama-3.1-70B-Instruct model, no usage info is included.\n\nAlso tried HY-MT1.5-1.8B and an A100-80GB, with vllm 0.5.3.",
+			check: func(t *testing.T, f Facts) {
+				if want := []string{"Meta-Llama-3.1-70B-Instruct", "HY-MT1.5-1.8B"}; !slices.Equal(f.Models, want) {
+					t.Errorf("models = %v, want %v", f.Models, want)
 				}
 			},
 		},

@@ -114,7 +114,10 @@ type Issue struct {
 //     imported issue whose title names it carries the family.
 //   - 29: a code block holding nothing but flags names them (a learned
 //     topic's facts may differ).
-const Reading = 29
+//   - 30: a name with a parameter count among its dash-separated parts
+//     ("Meta-Llama-3.1-70B-Instruct", "HY-MT1.5-1.8B") is a model
+//     whatever its family (a learned topic's facts may differ).
+const Reading = 30
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

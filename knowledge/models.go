@@ -409,7 +409,11 @@ func familyPrefix(name string, s *Schema) bool {
 }
 
 // isModelName reports whether a word written without an organisation is
-// a model's name: it starts with a family word and holds a digit.
+// a model's name: it starts with a family word and holds a digit, or,
+// whatever its family, one of its dash-separated parts is a parameter
+// count ("Meta-Llama-3.1-70B-Instruct", "Voxtral-Small-24B-2507",
+// "HY-MT1.5-1.8B", "fastchat-t5-3b-v1.0": vllm-project/vllm#7299,
+// #22424, #31697, #223), as only model names are written.
 func isModelName(name string, s *Schema) bool {
 	// Model types and module names use underscores (qwen2_5_vl); model
 	// names use dashes and dots.
@@ -417,8 +421,12 @@ func isModelName(name string, s *Schema) bool {
 		strings.Contains(name, "_") && !strings.ContainsAny(name, "-.") {
 		return false
 	}
-	return familyPrefix(name, s)
+	return familyPrefix(name, s) || paramCountNameRE.MatchString(name)
 }
+
+// paramCountNameRE is a name whose dash-separated parts, after a first
+// that starts with a letter, include a parameter count ("70B", "1.8B").
+var paramCountNameRE = regexp.MustCompile(`(?i)^[a-z][\w.]*(?:-[\w.]+)*-\d+(?:\.\d+)?b(?:-[\w.]+)*$`)
 
 // modelShaped reports whether an org/name id looks like a model rather
 // than a MIME type, an API path, a ratio or a pair of words.
