@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -87,10 +88,16 @@ func TestServeEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var logged lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logged, nil))
 	b, reg, err := NewBot(ctx, client, db, BotConfig{Options: bot.Options{Username: "herald"}}, log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The admin learns which model decides: the embedded one chosen for
+	// a knowledge base of the pack alone.
+	if l := logged.String(); !strings.Contains(l, `msg="deciding with model" source="embedded, chosen for the knowledge base"`) || !strings.Contains(l, "kb_imported=0") {
+		t.Errorf("start-up log does not say which model decides:\n%s", l)
 	}
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
@@ -164,4 +171,23 @@ func TestStartSchedulesNamesBadFields(t *testing.T) {
 		t.Fatalf("a valid schedule: %v", err)
 	}
 	stop()
+}
+
+// lockedBuffer is a log sink the bot's goroutines may write to while the
+// test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

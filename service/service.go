@@ -104,9 +104,15 @@ func NewBot(ctx context.Context, client *discourse.Client, db *store.DB, c BotCo
 	if err != nil {
 		return nil, nil, err
 	}
+	source := "knowledge.model"
 	if c.Model != nil {
 		a.SetModel(c.Model)
+	} else {
+		source = "embedded, chosen for the knowledge base"
 	}
+	m, kb := a.Model(), a.Composition()
+	log.Info("deciding with model", "source", source, "fitted_on", m.FittedOn, "reply", m.Reply, "queue_floor", m.QueueFloor,
+		"kb_curated", kb.Curated, "kb_imported", kb.Imported)
 	a.Engine.Compose.MaxChars = c.MaxReplyChars
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
