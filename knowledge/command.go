@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"sort"
@@ -67,11 +68,7 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		cs.addBuilt(c, false)
 	}
 	mentioned := cs.inlineCommands()
-	for k, v := range cs.flagBlocks() {
-		if _, ok := mentioned[k]; !ok {
-			mentioned[k] = v
-		}
-	}
+	cs.flagBlocks(mentioned)
 	cs.proseCommands()
 	// argparse names the flag and the value it refused: "argument
 	// --tool-call-parser: invalid choice: 'glm45'".
@@ -173,14 +170,15 @@ func (cs *commandSet) inlineCommands() map[string]string {
 	return mentioned
 }
 
-// flagBlocks returns the flags of code blocks that hold nothing but
-// flags, one or more a line: a command's options pasted without its
-// program ("--enable-eplb" then "--num-redundant-experts 32",
-// vllm-project/vllm#18343; "--enable-auto-tool-choice \" then
-// "--tool-call-parser hermes \", #22885). They are named, not set by a
-// command the post shows, as a code span's are.
-func (cs *commandSet) flagBlocks() map[string]string {
-	mentioned := map[string]string{}
+// flagBlocks adds to mentioned, unless a code span named them first, the
+// flags of code blocks that hold nothing but flags, one or more a line: a
+// command's options pasted without its program ("--enable-eplb" then
+// "--num-redundant-experts 32", vllm-project/vllm#18343;
+// "--enable-auto-tool-choice \" then "--tool-call-parser hermes \",
+// #22885). They are named, not set by a command the post shows, as a
+// code span's are.
+func (cs *commandSet) flagBlocks(mentioned map[string]string) {
+	found := map[string]string{}
 	for _, block := range cs.doc.code {
 		var words []string
 		for _, l := range strings.Split(block, "\n") {
@@ -197,11 +195,13 @@ func (cs *commandSet) flagBlocks() map[string]string {
 		if len(words) == 0 {
 			continue
 		}
-		for k, v := range parseArgs("", words, nil, cs.s).Flags {
+		maps.Copy(found, parseArgs("", words, nil, cs.s).Flags)
+	}
+	for k, v := range found {
+		if _, ok := mentioned[k]; !ok {
 			mentioned[k] = v
 		}
 	}
-	return mentioned
 }
 
 // proseCommands adds commands written outside code: string lists of a

@@ -433,7 +433,10 @@ func stripTitleTemplate(title string) string {
 
 // supportTemplateRE matches the prefixes of the trackers' help-request
 // templates ("[Bug]: ", "[Usage] ", "[Misc]", "[Question]"), which say
-// what kind of post it is and nothing of what it is about.
+// what kind of post it is and nothing of what it is about. It is not
+// supportTitleRE (decide.go), the templates whose word says a post asks
+// for help: "[Installation]" and "[Performance]" do that and also name a
+// subject, so they are kept as title words here.
 var supportTemplateRE = regexp.MustCompile(`^\s*(?:\[(?i:bug|usage|misc|question)\]\s*:?\s*)+`)
 
 // titleWords is a title as its words are matched, on both sides, against

@@ -303,12 +303,13 @@ func readMarkdown(src string) *document {
 			if n.HasClosure() {
 				raw.Write(n.ClosureLine.Value(source))
 			}
-			sub := readHTML(raw.String())
+			html := raw.String()
+			sub := readHTML(html)
 			// A fold's opening tag stays a line of its own, as Discourse's
 			// [details] does: a command ending in a backslash right above
 			// "<details>" ends there (joinContinuations, blockMarkerRE)
 			// rather than running on into "<summary>Log".
-			if first, _, _ := strings.Cut(raw.String(), "\n"); blockMarkerRE.MatchString(first) {
+			if first, _, _ := strings.Cut(html, "\n"); blockMarkerRE.MatchString(first) {
 				prose.WriteString(strings.TrimSpace(first))
 				prose.WriteByte('\n')
 			}
