@@ -179,3 +179,17 @@ func TestTitleCompoundsFindOtherSpellings(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutFenceInfo(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"text\n```json\n{}\n```\n", "text\n```\n{}\n```\n"},
+		{"~~~ python\nx = 1\n~~~", "~~~\nx = 1\n~~~"},
+		{"> ```bash\n> vllm serve m\n> ```", "> ```\n> vllm serve m\n> ```"},
+		{"no fences, a `span` and ``two``", "no fences, a `span` and ``two``"},
+		{"```\nbare\n```", "```\nbare\n```"},
+	} {
+		if got := withoutFenceInfo(c.in); got != c.want {
+			t.Errorf("withoutFenceInfo(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -180,12 +180,75 @@ var perturbations = []struct {
 			return "With vllm installed, " + l
 		})
 	}},
+	// Tildes for fences, which CommonMark and Discourse take as backticks.
+	{"tilde-fences", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			m := mdFenceRE.FindStringSubmatch(block)
+			info := strings.TrimPrefix(block[:strings.Index(block, "\n")], "```")
+			return "~~~" + info + "\n" + m[1] + "~~~"
+		})
+	}},
+	// A fence's language hint taken off, or "text" put on a bare fence.
+	{"fence-language", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			m := mdFenceRE.FindStringSubmatch(block)
+			info := strings.TrimSpace(strings.TrimPrefix(block[:strings.Index(block, "\n")], "```"))
+			if info == "" {
+				info = "text"
+			} else {
+				info = ""
+			}
+			return "```" + info + "\n" + m[1] + "```"
+		})
+	}},
+	// Typographic quotes in sentences, as phones, word processors and
+	// chat apps set them: “CUDA out of memory”, don’t.
+	{"smart-quotes-in-prose", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(strings.TrimSpace(l), ">") {
+				return l
+			}
+			return outsideSpans(l, smartQuotes)
+		})
+	}},
+	// Two trailing spaces on every line of prose: a Markdown hard break.
+	{"trailing-spaces", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.TrimSpace(l) == "" {
+				return l
+			}
+			return l + "  "
+		})
+	}},
 	// GeForce names spaced as people type them: "RTX4090", "3090Ti".
 	{"geforce-spacing", func(s string) string {
 		return mapProse(s, func(l string) string {
 			return outsideSpans(l, func(t string) string { return geForceSpacedRE.ReplaceAllString(t, "${1}${2}${3}") })
 		})
 	}},
+}
+
+// smartQuotes turns straight quotes into typographic ones: an opening
+// quote after a space or at the start, a closing one elsewhere.
+func smartQuotes(t string) string {
+	var b strings.Builder
+	prev := ' '
+	for _, r := range t {
+		switch {
+		case r == '"' && (prev == ' ' || prev == '(' || prev == ':'):
+			b.WriteRune('\u201c')
+		case r == '"':
+			b.WriteRune('\u201d')
+		case r == '\'' && (prev == ' ' || prev == '(' || prev == ':'):
+			b.WriteRune('\u2018')
+		case r == '\'':
+			b.WriteRune('\u2019')
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
 }
 
 // geForceSpacedRE is a GeForce name with its spaces, for the

@@ -107,6 +107,20 @@ var genericClasses = map[string]bool{
 	"OSError": true, "NotImplementedError": true, "IndexError": true,
 }
 
+// fenceInfoRE is a fence line with its info string: "```json", "~~~
+// python", inside quotes too ("> ```bash").
+var fenceInfoRE = regexp.MustCompile("(?m)^([ \\t]*(?:>[ \\t]*)*(?:`{3,}|~{3,}))[^`\\n]+$")
+
+// withoutFenceInfo drops the language hints of a Markdown post's fences:
+// a hint says how to colour a block, not what the post is about, and
+// the same log fenced with "```json", "```text" or "```" is one post.
+func withoutFenceInfo(s string) string {
+	if !strings.Contains(s, "``"+"`") && !strings.Contains(s, "~~~") {
+		return s
+	}
+	return fenceInfoRE.ReplaceAllString(s, "$1")
+}
+
 // Rank scores candidates against the facts of a post and returns them best
 // first. postText is the post's title and body, used to check described
 // symptoms and flags named outside a command line.
@@ -118,9 +132,10 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 	// The post's words as extraction reads them (typographic dashes
 	// before a flag, no-break spaces, full-width forms), its title
 	// without a help-request template (titleWords), and the words of
-	// the GPUs it names however they were typed ("RTX5090"), so that
-	// only what the post says moves the ranking, not how it is typed.
-	pt := newPostTokens(titleWords(normalizeText(p.Title)) + "\n" + normalizeText(p.Body))
+	// the GPUs it names however they were typed ("RTX5090"), and
+	// without its fences' language hints ("```json"), so that only what
+	// the post says moves the ranking, not how it is typed.
+	pt := newPostTokens(titleWords(normalizeText(p.Title)) + "\n" + withoutFenceInfo(normalizeText(p.Body)))
 	for _, g := range f.GPUs {
 		for w := range tokenSet(g.Name) {
 			pt.words[w] = true
