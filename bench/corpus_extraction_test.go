@@ -132,8 +132,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 660 {
-		t.Fatalf("%d labelled issues, want 660", len(labels))
+	if len(labels) != 690 {
+		t.Fatalf("%d labelled issues, want 690", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
