@@ -107,11 +107,19 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // #22885 outside the labels), was a class and is read (93.8%, 1,541 of
 // 1,643); of its two model misses, "HY-MT1.5-1.8B" then proved a class
 // (a parameter count makes a name a model's whatever its family; four
-// corpus titles), read: 1,542 of 1,643; "llava next" is not. A change
-// that loses
+// corpus titles), read: 1,542 of 1,643; "llava next" is not. The
+// third draw was not kept beyond /tmp, so a fourth began:
+// random.Random(20261203) over the 363 corpus issues neither labelled
+// nor named by a repository file or a vllm-dev case (sorted by number,
+// shuffled). Its first thirty, the twenty-third batch, measured 88.0%
+// (44 of 50) as first measured; a command a terminal wrapped inside a
+// word (#1215, and #35603 of the fifteenth batch) and the variants "Lite"
+// and "Exp" after a model's generation (#15604, #27259 of earlier
+// batches) were then read: 96.0% (48 of 50), all 690 94.6% (1,602 of
+// 1,693). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 93.6
+const corpusExtractionFloor = 94.4
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

@@ -41,6 +41,29 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A command a terminal wrapped inside a word, copied with the
+			// wrap's newline (tmux, screen, web consoles): inside an
+			// option (vllm-project/vllm#35603, twice) and inside a value
+			// (#1215). A client call or a second program on the next line
+			// is a command of its own (#17637, #2248, #4412).
+			name: "command wrapped by a terminal inside a word",
+			body: "```\nvllm serve --model /data/model/Qwen3-VL-Embedding-8B --task embedding --hos\nt 0.0.0.0 --port 8011 --max-model-len 8192 --dtype bfloat16 --gpu-memory-utili\nzation 0.85 --enforce-eager\n```\n\n```\npython -m vllm.entrypoints.openai.api_server --served-model-name gpt-4 --model TheBlok\ne/WizardLM-13B-V1.2-AWQ --quantization awq\n```\n\n```\nvllm serve mistralai/Ministral-8B-Instruct-2410 --max-model-len 4096 --enforce-eager\ncurl -s -X POST http://localhost:8000/v1/completions --data-binary @req.json\n```\n",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.String())
+				}
+				want := []string{
+					"vllm serve --dtype=bfloat16 --enforce-eager --gpu-memory-utilization=0.85 --host=0.0.0.0 --max-model-len=8192 --model=/data/model/Qwen3-VL-Embedding-8B --port=8011 --task=embedding",
+					"vllm serve --model=TheBloke/WizardLM-13B-V1.2-AWQ --quantization=awq --served-model-name=gpt-4",
+					"vllm serve mistralai/Ministral-8B-Instruct-2410 --enforce-eager --max-model-len=4096",
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("commands:\n got %q\nwant %q", got, want)
+				}
+			},
+		},
+		{
 			// A release named alone in a title is the main package's
 			// (vllm-project/vllm#2345, #13394, #15085, #26166); a
 			// comparison or a bound is not the poster's (#25318, #7936,
@@ -94,6 +117,16 @@ func TestReadingClasses(t *testing.T) {
 			title:  "[Bug]: Gemma 3 27B IT Model Doesn't Read Image",
 			body:   "while trying to run Llama-3 70B PPO.\nAlso Jamba 1.6 Large with Tensor Parallelism, and Qwen3 30b a3b awq.\nThe Qwen2.5 it works with is fine.",
 			models: []string{"Gemma 3 27B IT", "Llama-3 70B", "Qwen3 30b a3b awq", "Qwen2.5", "Jamba 1.6 Large"},
+		},
+		{
+			// A release's variant written after a space: DeepSeek's
+			// "Lite" (vllm-project/vllm#15604; six more corpus posts write
+			// DeepSeek-V2-Lite) and "Exp" (#27259), the abbreviation only
+			// as a name writes it.
+			name:   "variant words Lite and Exp after the name",
+			title:  "[Bug]: Failed to run deepseek v2 lite model with tp = 8",
+			body:   "The same happens with DeepSeek v3.2 Exp on 8 GPUs, and with qwen3 exp settings.",
+			models: []string{"deepseek v2 lite", "qwen3", "DeepSeek v3.2 Exp"},
 		},
 		{
 			// The error a title names comes before another the log printed

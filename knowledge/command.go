@@ -140,7 +140,7 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 // lists of Dockerfiles, Compose files and manifests in them.
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
-		for _, l := range joinContinuations(strings.Split(block, "\n"), cs.s) {
+		for _, l := range joinTerminalWraps(joinContinuations(strings.Split(block, "\n"), cs.s), cs.s) {
 			// A code line wrapped in a stray backtick: "`sudo docker run".
 			cs.add(strings.Trim(l, "`"), false, 0)
 		}

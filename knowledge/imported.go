@@ -117,7 +117,11 @@ type Issue struct {
 //   - 30: a name with a parameter count among its dash-separated parts
 //     ("Meta-Llama-3.1-70B-Instruct", "HY-MT1.5-1.8B") is a model
 //     whatever its family (a learned topic's facts may differ).
-const Reading = 30
+//   - 31: a command a terminal wrapped inside a word is joined again
+//     ("--hos" / "t 0.0.0.0 --port 8011"), and "Lite" and "Exp" after a
+//     model's generation are part of its name (a learned topic's facts
+//     may differ).
+const Reading = 31
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

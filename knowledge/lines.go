@@ -116,3 +116,50 @@ func joinContinuations(lines []string, s *Schema) []string {
 	}
 	return out
 }
+
+// minWrappedRun is the shortest command line read as cut by a terminal's
+// wrap: a terminal is at least 80 columns wide and a shell prompt takes
+// at most about twenty of them, so a shorter line ended where its writer
+// ended it.
+const minWrappedRun = 60
+
+// wrapTailRE is the rest of a command a terminal wrapped onto the next
+// line: it starts inside a word (no indent, no option, prompt, comment,
+// log prefix, label or assignment) and still sets an option.
+var wrapTailRE = regexp.MustCompile(`^[^\s\-#$>(\[./][^\s:=]*\s(?:.*\s)?--[a-z]`)
+
+// newRunRE is a line that starts another program, as people paste the
+// client call, a second server or a script after a server's command
+// line ("curl -s -X POST …" after `vllm serve`, vllm-project/vllm#17637;
+// "python3 -m fastchat.serve.model_worker …" after the api_server, #2248;
+// "python benchmark_serving.py …" after it, #4412): a new command, not
+// the rest of the one above.
+var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|docker|podman|sudo|bash|sh|zsh|cd|env|nohup|time|torchrun|accelerate|deepspeed|ray|lm_eval|git|conda|source|export|echo|nvidia-smi|kubectl|helm|vllm)\s`)
+
+// joinTerminalWraps joins a command line of a code block with the next
+// line when a terminal's wrap, not its writer, broke it: a run of one of
+// the schema's programs at least minWrappedRun long, ending inside a word
+// (no space, no backslash), followed by a line that goes on inside that
+// word and then sets options (wrapTailRE) and starts no program of its
+// own (newRunRE). Text
+// copied out of tmux, screen or a web console keeps the wrap's newline:
+// "--hos" then "t 0.0.0.0 --port 8011" (vllm-project/vllm#35603, twice in
+// one command), "--model TheBlok" then "e/WizardLM-13B-V1.2-AWQ
+// --quantization awq" (#1215). The halves are joined without a space, as
+// the terminal showed them.
+func joinTerminalWraps(lines []string, s *Schema) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if n := len(out); n > 0 {
+			prev := out[n-1]
+			if len(prev) >= minWrappedRun && len(prev)+len(l) < maxCommandBytes &&
+				!strings.HasSuffix(prev, "\\") && prev == strings.TrimRight(prev, " \t") &&
+				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) && s.startsRun(strings.TrimSpace(prev)) {
+				out[n-1] = prev + l
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}

@@ -291,8 +291,11 @@ func titleFamily(title string, s *Schema, add func(string)) {
 // size and variant words written after it, each after a space, are read
 // too: "Llama-3 70B" (OpenRLHF#336, vllm-dev C1-010), "Gemma 3 27B IT"
 // (vllm#15825), "Jamba 1.6 Large" (vllm#19638), "Qwen3 30b a3b"
-// (vllm#17739). Up to two sizes, then up to two variant words; a variant
-// that is also an English word ("large", "it") counts only capitalised.
+// (vllm#17739), "deepseek v2 lite" (vllm#15604, the DeepSeek-V2-Lite six
+// more corpus posts write with dashes), "DeepSeek v3.2 Exp" (vllm#27259).
+// Up to two sizes, then up to two variant words; a variant that is also
+// an English word or abbreviation ("large", "it", "exp") counts only
+// capitalised.
 func sizeSuffix(t string, stop int) int {
 	for range 2 {
 		m := nameSizeRE.FindStringSubmatchIndex(t[stop:])
@@ -323,9 +326,9 @@ var (
 // a variant a release is named by.
 func variantWord(w string) bool {
 	switch strings.ToLower(w) {
-	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni":
+	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni", "lite":
 		return true
-	case "it", "chat", "base", "large", "small", "medium", "mini", "nano", "pro", "air", "next", "turbo", "plus", "max", "thinking", "flash":
+	case "it", "chat", "base", "large", "small", "medium", "mini", "nano", "pro", "air", "next", "turbo", "plus", "max", "thinking", "flash", "exp":
 		// English words too: only as a name writes them.
 		return w[0] >= 'A' && w[0] <= 'Z'
 	}
