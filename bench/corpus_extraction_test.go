@@ -140,8 +140,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 690 {
-		t.Fatalf("%d labelled issues, want 690", len(labels))
+	if len(labels) != 720 {
+		t.Fatalf("%d labelled issues, want 720", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
