@@ -56,8 +56,9 @@ type document struct {
 	scan   string // memoised scanText
 	// src is the normalised body, used to order commands by position.
 	src string
-	// titleSpans are code spans (or the whole title when it starts with a
-	// program) of the topic title.
+	// titleSpans are the code spans of the topic title. A title's bare
+	// words are not read as a command: "vllm serve hang at …" and "vllm
+	// serve never starts serving" name the program without running it.
 	titleSpans []string
 	// links are the addresses of cooked HTML's links and oneboxes, which
 	// its text leaves out (Markdown's stay in its prose lines).
