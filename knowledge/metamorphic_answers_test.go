@@ -135,3 +135,45 @@ func TestMetamorphicTitleTemplate(t *testing.T) {
 	}
 	t.Logf("%d titles toggled", n)
 }
+
+// TestMetamorphicCorpusAnswers holds the answers to the metamorphic rule
+// on the 1,143 real GitHub issues of ../shared/kb-corpus, posts no rule
+// was written from, as TestMetamorphicCorpus holds their facts: what
+// Herald does with each over the pack must not change when only its
+// formatting does. The lossy perturbations are counted, not held. Under
+// the race detector every thirty-second issue is read (make test runs
+// all of them without it).
+func TestMetamorphicCorpusAnswers(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
+	issues := readCorpus(t)
+	if raceEnabled {
+		var sample []corpusIssue
+		for i := 0; i < len(issues); i += 32 {
+			sample = append(sample, issues[i])
+		}
+		t.Logf("race detector on: %d of the %d issues", len(sample), len(issues))
+		issues = sample
+	}
+	pa := newPackAnswerer(t)
+	base := make([]string, len(issues))
+	for i, is := range issues {
+		base[i] = answerPrint(pa.answer(Post{Title: is.Title, Body: is.Body, Format: FormatMarkdown}))
+	}
+	for _, pert := range perturbations {
+		changed := 0
+		for i, is := range issues {
+			got := answerPrint(pa.answer(Post{Title: is.Title, Body: pert.fn(is.Body)}))
+			if got == base[i] {
+				continue
+			}
+			changed++
+			if !lossyPerturbations[pert.name] {
+				t.Errorf("%s: issue #%d %q: answer changed\n  original: %s\n  after:    %s", pert.name, is.Number, is.Title, base[i], got)
+			}
+		}
+		t.Logf("%s: %d of %d answers changed", pert.name, changed, len(issues))
+	}
+}
