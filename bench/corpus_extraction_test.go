@@ -144,8 +144,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 720 {
-		t.Fatalf("%d labelled issues, want 720", len(labels))
+	if len(labels) != 750 {
+		t.Fatalf("%d labelled issues, want 750", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
