@@ -123,10 +123,14 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // was read for it: all 720 94.2% (1,650 of 1,752). A twenty-fifth, the
 // next thirty (labels 30d85c2), measured 98.0% (48 of 49), its miss a
 // CUDA platform read from "CUDA Graph", a feature's name: all 750 94.3%
-// (1,698 of 1,801). A change that loses
+// (1,698 of 1,801). Its miss was then a class across the batches:
+// PyTorch's "cuda" (torch.cuda.*, a "cuda" device string) and vLLM's
+// CUDA graphs named a CUDA platform nothing else stated, in nine
+// labelled posts of eight batches (reading 32): all 750 94.8% (1,707 of
+// 1,801). A change that loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
-const corpusExtractionFloor = 94.0
+const corpusExtractionFloor = 94.6
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

@@ -64,6 +64,26 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// PyTorch's "cuda" names any GPU, AMD's too (torch.cuda.*,
+			// .to("cuda"): vllm-project/vllm#615, #1654, #9540, #1265),
+			// and vLLM's CUDA graphs run on every GPU platform (#1926,
+			// #23184, #16716): neither is a CUDA platform. A stated one
+			// still is.
+			name: "PyTorch's cuda and CUDA graphs name no platform",
+			check: func(t *testing.T, _ Facts) {
+				for body, want := range map[string]string{
+					"```\ntorch.cuda.empty_cache()\nx = x.to(\"cuda\")\n```\nCUDA graph capturing takes ten minutes.": "",
+					"[Bug]: CUDA Graph Capturing time is too long":                                                          "",
+					"```\nCUDA_VISIBLE_DEVICES=0 python run.py\ntorch.cuda.empty_cache()\n```":                        "cuda",
+				} {
+					f, _ := Extract(Post{Body: body}, s)
+					if f.Platform != want {
+						t.Errorf("%q: platform %q, want %q", body, f.Platform, want)
+					}
+				}
+			},
+		},
+		{
 			// A release named alone in a title is the main package's
 			// (vllm-project/vllm#2345, #13394, #15085, #26166); a
 			// comparison or a bound is not the poster's (#25318, #7936,

@@ -121,7 +121,10 @@ type Issue struct {
 //     ("--hos" / "t 0.0.0.0 --port 8011"), and "Lite" and "Exp" after a
 //     model's generation are part of its name (a learned topic's facts
 //     may differ).
-const Reading = 31
+//   - 32: PyTorch's "cuda" (torch.cuda.*, a "cuda" device string) and
+//     CUDA graphs name no platform; an issue read by them alone has
+//     none.
+const Reading = 32
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

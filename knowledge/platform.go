@@ -40,6 +40,11 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
 
+// cudaAPIRE is "cuda" as PyTorch's API and vLLM's feature names write it,
+// whatever the GPU: torch.cuda.*, .cuda(), a "cuda" device string, CUDA
+// graphs.
+var cudaAPIRE = regexp.MustCompile(`(?i)\btorch\.cuda\.\w+|\.cuda\(\)|["']cuda(?::\d+)?["']|\bcuda[ _-]?graphs?\b`)
+
 // hardwareWeight is the evidence of one hardware word of the pack's
 // vocabulary: between a bare "cuda" (1) and a version suffix (8-10),
 // equal to the strongest generic signals, since a GPU's name says which
@@ -105,6 +110,11 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	if re := s.logs().probeLines; re != nil {
 		text = re.ReplaceAllString(text, "")
 	}
+	// PyTorch names every GPU "cuda", AMD's through ROCm as well
+	// (torch.cuda.empty_cache(), .to("cuda"), device="cuda"), and vLLM
+	// calls its captured execution graphs CUDA graphs on every GPU
+	// platform: neither says whose GPU the post runs on.
+	text = cudaAPIRE.ReplaceAllString(text, "")
 	lower := strings.ToLower(text)
 	if strings.Contains(lower, "on cpu") {
 		text = cpuCoreRE.ReplaceAllString(text, "")
