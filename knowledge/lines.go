@@ -124,8 +124,9 @@ func joinContinuations(lines []string, s *Schema) []string {
 const minWrappedRun = 60
 
 // wrapTailRE is the rest of a command a terminal wrapped onto the next
-// line: it starts inside a word (no indent, no option, prompt, comment,
-// log prefix, label or assignment) and still sets an option.
+// line: it starts inside a word (not with an indent, an option, a
+// prompt, a comment, a log prefix, a path, a label or an assignment) and
+// still sets an option.
 var wrapTailRE = regexp.MustCompile(`^[^\s\-#$>(\[./][^\s:=]*\s(?:.*\s)?--[a-z]`)
 
 // newRunRE is a line that starts another program, as people paste the
@@ -140,20 +141,20 @@ var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|dock
 // line when a terminal's wrap, not its writer, broke it: a run of one of
 // the schema's programs at least minWrappedRun long, ending inside a word
 // (no space, no backslash), followed by a line that goes on inside that
-// word and then sets options (wrapTailRE) and starts no program of its
-// own (newRunRE). Text
-// copied out of tmux, screen or a web console keeps the wrap's newline:
-// "--hos" then "t 0.0.0.0 --port 8011" (vllm-project/vllm#35603, twice in
-// one command), "--model TheBlok" then "e/WizardLM-13B-V1.2-AWQ
-// --quantization awq" (#1215). The halves are joined without a space, as
-// the terminal showed them.
+// word, then sets options (wrapTailRE) and starts no program of its own
+// (newRunRE). Text copied out of tmux, screen or a web console keeps the
+// wrap's newline: "--hos" then "t 0.0.0.0 --port 8011"
+// (vllm-project/vllm#35603, twice in one command), "--model TheBlok"
+// then "e/WizardLM-13B-V1.2-AWQ --quantization awq" (#1215). The halves
+// are joined without a space, as the terminal showed them; a joined line
+// stays under maxCommandBytes, so the work is linear in the block.
 func joinTerminalWraps(lines []string, s *Schema) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if n := len(out); n > 0 {
 			prev := out[n-1]
-			if len(prev) >= minWrappedRun && len(prev)+len(l) < maxCommandBytes &&
-				!strings.HasSuffix(prev, "\\") && prev == strings.TrimRight(prev, " \t") &&
+			endsInWord := prev != "" && !strings.ContainsAny(prev[len(prev)-1:], " \t\\")
+			if endsInWord && len(prev) >= minWrappedRun && len(prev)+len(l) < maxCommandBytes &&
 				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) && s.startsRun(strings.TrimSpace(prev)) {
 				out[n-1] = prev + l
 				continue

@@ -145,18 +145,7 @@ func TestMetamorphicTitleTemplate(t *testing.T) {
 // all of them without it).
 func TestMetamorphicCorpusAnswers(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("skipping the corpus in -short mode")
-	}
-	issues := readCorpus(t)
-	if raceEnabled {
-		var sample []corpusIssue
-		for i := 0; i < len(issues); i += 32 {
-			sample = append(sample, issues[i])
-		}
-		t.Logf("race detector on: %d of the %d issues", len(sample), len(issues))
-		issues = sample
-	}
+	issues := corpusUnderTest(t, 32)
 	pa := newPackAnswerer(t)
 	base := make([]string, len(issues))
 	for i, is := range issues {

@@ -432,23 +432,33 @@ func readCorpus(t *testing.T) []corpusIssue {
 	return issues
 }
 
+// corpusUnderTest returns the corpus issues a robustness test reads:
+// all of them, or every raceEvery-th under the race detector, which
+// checks the code for races rather than the posts for facts. It skips
+// the test in -short mode and when the corpus is absent.
+func corpusUnderTest(t *testing.T, raceEvery int) []corpusIssue {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
+	issues := readCorpus(t)
+	if !raceEnabled {
+		return issues
+	}
+	var sample []corpusIssue
+	for i := 0; i < len(issues); i += raceEvery {
+		sample = append(sample, issues[i])
+	}
+	t.Logf("race detector on: %d of the %d issues", len(sample), len(issues))
+	return sample
+}
+
 // TestMetamorphicCorpus runs the perturbations over the 1,143 real GitHub
 // issues of ../shared/kb-corpus, posts no rule was written from: the
 // facts must not change when only the formatting does.
 func TestMetamorphicCorpus(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("skipping the corpus in -short mode")
-	}
-	issues := readCorpus(t)
-	if raceEnabled {
-		var sample []corpusIssue
-		for i := 0; i < len(issues); i += 8 {
-			sample = append(sample, issues[i])
-		}
-		t.Logf("race detector on: %d of the %d issues", len(sample), len(issues))
-		issues = sample
-	}
+	issues := corpusUnderTest(t, 8)
 	p, err := BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)
