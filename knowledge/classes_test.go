@@ -73,7 +73,7 @@ func TestReadingClasses(t *testing.T) {
 			check: func(t *testing.T, _ Facts) {
 				for body, want := range map[string]string{
 					"```\ntorch.cuda.empty_cache()\nx = x.to(\"cuda\")\n```\nCUDA graph capturing takes ten minutes.": "",
-					"[Bug]: CUDA Graph Capturing time is too long":                                                          "",
+					"[Bug]: CUDA Graph Capturing time is too long":                                                    "",
 					"```\nCUDA_VISIBLE_DEVICES=0 python run.py\ntorch.cuda.empty_cache()\n```":                        "cuda",
 				} {
 					f, _ := Extract(Post{Body: body}, s)
