@@ -127,7 +127,11 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // PyTorch's "cuda" (torch.cuda.*, a "cuda" device string) and vLLM's
 // CUDA graphs named a CUDA platform nothing else stated, in nine
 // labelled posts of eight batches (reading 32): all 750 94.8% (1,707 of
-// 1,801). A change that loses
+// 1,801). A twenty-sixth, the next thirty less #792, whose text had
+// been printed (labels b9884ac), measured 89.8% (53 of 59), its misses
+// seen once (two image tags in a title, a zsh prompt before a docker
+// run of a local image): all 780 94.6% (1,760 of 1,860). A change that
+// loses
 // a fact on these posts fails here rather than passing unnoticed; never
 // tune a rule to them alone.
 const corpusExtractionFloor = 94.6
