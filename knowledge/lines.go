@@ -146,21 +146,39 @@ var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|dock
 // wrap's newline: "--hos" then "t 0.0.0.0 --port 8011"
 // (vllm-project/vllm#35603, twice in one command), "--model TheBlok"
 // then "e/WizardLM-13B-V1.2-AWQ --quantization awq" (#1215). The halves
-// are joined without a space, as the terminal showed them; a joined line
-// stays under maxCommandBytes, so the work is linear in the block.
+// are joined without a space, as the terminal showed them.
 func joinTerminalWraps(lines []string, s *Schema) []string {
 	out := make([]string, 0, len(lines))
-	for _, l := range lines {
-		if n := len(out); n > 0 {
-			prev := out[n-1]
-			endsInWord := prev != "" && !strings.ContainsAny(prev[len(prev)-1:], " \t\\")
-			if endsInWord && len(prev) >= minWrappedRun && len(prev)+len(l) < maxCommandBytes &&
-				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) && s.startsRun(strings.TrimSpace(prev)) {
-				out[n-1] = prev + l
-				continue
+	// cur is the line being built: it takes further wrapped halves while
+	// it runs a program (runs, decided by its start, which joining does
+	// not change) and stays under maxCommandBytes, so each byte is
+	// copied once.
+	var cur strings.Builder
+	runs := 0 // 1: cur runs a program, -1: it does not, 0: not asked yet
+	for i, l := range lines {
+		if i > 0 {
+			if cur.Len() >= minWrappedRun && cur.Len()+len(l) < maxCommandBytes &&
+				!strings.ContainsAny(cur.String()[cur.Len()-1:], " \t\\") &&
+				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) {
+				if runs == 0 {
+					runs = -1
+					if s.startsRun(strings.TrimSpace(cur.String())) {
+						runs = 1
+					}
+				}
+				if runs == 1 {
+					cur.WriteString(l)
+					continue
+				}
 			}
+			out = append(out, cur.String())
+			cur.Reset()
+			runs = 0
 		}
-		out = append(out, l)
+		cur.WriteString(l)
+	}
+	if len(lines) > 0 {
+		out = append(out, cur.String())
 	}
 	return out
 }
