@@ -130,10 +130,13 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // 1,801). A twenty-sixth, the next thirty less #792, whose text had
 // been printed (labels b9884ac), measured 89.8% (53 of 59), its misses
 // seen once (two image tags in a title, a zsh prompt before a docker
-// run of a local image): all 780 94.6% (1,760 of 1,860). A change that
-// loses
-// a fact on these posts fails here rather than passing unnoticed; never
-// tune a rule to them alone.
+// run of a local image): all 780 94.6% (1,760 of 1,860). A
+// twenty-seventh, the next thirty less #26320 and #2163, whose titles
+// had been printed (labels a5ad5a2), measured 95.6% (43 of 45), its
+// misses seen once ("[v0.4.0] Release Tracker", "cpu infernce"): all
+// 810 94.7% (1,803 of 1,905). A change that loses a fact on these posts
+// fails here rather than passing unnoticed; never tune a rule to them
+// alone.
 const corpusExtractionFloor = 94.6
 
 func TestCorpusExtraction(t *testing.T) {
