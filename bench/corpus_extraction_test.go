@@ -158,8 +158,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 810 {
-		t.Fatalf("%d labelled issues, want 810", len(labels))
+	if len(labels) != 840 {
+		t.Fatalf("%d labelled issues, want 840", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
