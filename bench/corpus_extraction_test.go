@@ -134,7 +134,15 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // twenty-seventh, the next thirty less #26320 and #2163, whose titles
 // had been printed (labels a5ad5a2), measured 95.6% (43 of 45), its
 // misses seen once ("[v0.4.0] Release Tracker", "cpu infernce"): all
-// 810 94.7% (1,803 of 1,905). A change that loses a fact on these posts
+// 810 94.7% (1,803 of 1,905). A twenty-eighth, the next thirty less
+// #4199 and #23783, whose titles had been printed (labels ba2c59e),
+// measured 92.5% (37 of 40); its "GPT OSS 120B", read as "GPT", was a
+// class with two more corpus titles (gpt-oss written spaced), and a
+// family a title names alone now takes the size and variant words after
+// it ("DeepSeek Coder", an earlier miss; "Mistral Small"; reading 33),
+// which costs #3849's "Command-R" (now "Command-R GPTQ"), and Mamba,
+// which nine corpus titles name, became a pack family: all 840 94.7%
+// (1,842 of 1,945). A change that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
 const corpusExtractionFloor = 94.6

@@ -202,13 +202,22 @@ func TestReadingClasses(t *testing.T) {
 			// A family the title names alone is the model when nothing
 			// else names one (vllm-project/vllm#3690, #2542, #14406, #3849;
 			// vllm-dev B024), a title's tag too (#22386, #25694, #23934);
-			// not inside a longer name.
+			// not inside a longer name. The sizes and variants written
+			// after it are part of it, as after any name ("GPT OSS 120B",
+			// #22403; "DeepSeek Coder", #4030; "Mistral Small", #16292,
+			// #17557, #26166), a quantization's name among them ("Command-R
+			// GPTQ", #3849, whose corpus label names Command-R alone); a
+			// family with a dash is read spaced too (gpt-oss: #22403,
+			// #22515, #22519), the longer family winning at one place.
 			name: "a family alone in the title",
 			check: func(t *testing.T, _ Facts) {
 				checkTitles(t, s, "model", map[string]string{
 					"[New Model]: Jamba (MoE Mamba from AI21)":                     "Jamba",
 					"[Bug]: pipeline-parallel not working properly with QwQ model": "QwQ",
-					"[Bugfix] Added Command-R GPTQ support":                        "Command-R",
+					"[Bugfix] Added Command-R GPTQ support":                        "Command-R GPTQ",
+					"[Bug]: For GPT OSS 120B: Expected 2 output messages":          "GPT OSS 120B",
+					"Performance is poor with the DeepSeek Coder Model":            "DeepSeek Coder",
+					"[Bug]: Mistral Small fails with tool calls":                   "Mistral Small",
 					"chat_template problem with mistral":                           "mistral",
 					"[gpt-oss] tool parser supports for /chat/completions":         "gpt-oss",
 					"[Bug]: CPU Backend with GPT-OSS":                              "GPT-OSS",

@@ -124,7 +124,11 @@ type Issue struct {
 //   - 32: PyTorch's "cuda" (torch.cuda.*, a "cuda" device string) and
 //     CUDA graphs name no platform; an issue read by them alone has
 //     none.
-const Reading = 32
+//   - 33: a family with a dash is read spaced too ("GPT OSS" is
+//     gpt-oss), and a title's family alone takes the size and variant
+//     words after it ("DeepSeek Coder", "Mistral Small"); Mamba is one
+//     of the pack's model families (nine corpus titles name it).
+const Reading = 33
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -250,19 +254,29 @@ func (v *Vocabulary) titleModels(title string) []string {
 // (lower-case) families at the start of a word, in the order of fams and
 // then of the text, with the generation written after the family
 // (titleGeneration; "" when none).
+//
+// A family whose name has a dash is found spaced too: "GPT OSS 120B",
+// "gpt oss 20b" (vllm-project/vllm#22403, #22515, #22519) are gpt-oss,
+// not the GPT family; f gets the family as the pack writes it.
 func familyMentions(lower string, fams []string, f func(fam string, start, end int, gen string)) {
 	for _, fam := range fams {
-		for i := 0; i < len(lower); {
-			j := strings.Index(lower[i:], fam)
-			if j < 0 {
-				break
+		forms := []string{fam}
+		if strings.Contains(fam, "-") {
+			forms = append(forms, strings.ReplaceAll(fam, "-", " "))
+		}
+		for _, form := range forms {
+			for i := 0; i < len(lower); {
+				j := strings.Index(lower[i:], form)
+				if j < 0 {
+					break
+				}
+				start, end := i+j, i+j+len(form)
+				i = end
+				if start > 0 && isWordByte(lower[start-1]) {
+					continue
+				}
+				f(fam, start, end, titleGeneration(lower[end:]))
 			}
-			start, end := i+j, i+j+len(fam)
-			i = end
-			if start > 0 && isWordByte(lower[start-1]) {
-				continue
-			}
-			f(fam, start, end, titleGeneration(lower[end:]))
 		}
 	}
 }

@@ -271,19 +271,20 @@ func titleFamily(title string, s *Schema, add func(string)) {
 	// …", vllm#22386, #25694), and no template's tag is a family.
 	t := title
 	lower := lowerASCII(t)
-	best := -1
-	var name string
+	best, bestEnd := -1, -1
 	familyMentions(lower, s.vocabularyFamilies(), func(fam string, start, end int, _ string) {
 		if end < len(lower) && (isWordByte(lower[end]) || strings.IndexByte("._-/", lower[end]) >= 0) ||
 			start > 0 && strings.IndexByte("-/.", lower[start-1]) >= 0 {
 			return // part of a longer name: "llama.cpp", "Llama-cpp-python", "Meta-Llama-3.1-…"
 		}
-		if best < 0 || start < best {
-			best, name = start, t[start:end]
+		// The longer of two families at one place: "GPT OSS" over "GPT".
+		if best < 0 || start < best || start == best && end > bestEnd {
+			best, bestEnd = start, end
 		}
 	})
 	if best >= 0 {
-		add(name)
+		// With the size and variant written after it: "GPT OSS 120B".
+		add(t[best:sizeSuffix(t, bestEnd)])
 	}
 }
 
