@@ -166,8 +166,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 840 {
-		t.Fatalf("%d labelled issues, want 840", len(labels))
+	if len(labels) != 870 {
+		t.Fatalf("%d labelled issues, want 870", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
