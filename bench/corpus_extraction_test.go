@@ -142,10 +142,15 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // it ("DeepSeek Coder", an earlier miss; "Mistral Small"; reading 33),
 // which costs #3849's "Command-R" (now "Command-R GPTQ"), and Mamba,
 // which nine corpus titles name, became a pack family: all 840 94.7%
-// (1,842 of 1,945). A change that loses a fact on these posts
+// (1,842 of 1,945). A twenty-ninth, the next thirty less #45416, whose
+// title had been printed (labels c79c799), measured 94.9% (56 of 59);
+// two of its three misses were classes with posts of earlier batches
+// (a release as a title's tag, "[v0.10.0]" and #3155's "[v0.4.0]";
+// "CommandR+", glued, as #3920 writes it) and are read (reading 34):
+// all 870 94.9% (1,902 of 2,004). A change that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
-const corpusExtractionFloor = 94.6
+const corpusExtractionFloor = 94.7
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

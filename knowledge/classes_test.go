@@ -91,8 +91,12 @@ func TestReadingClasses(t *testing.T) {
 			name: "bare release in a title",
 			check: func(t *testing.T, _ Facts) {
 				checkTitles(t, s, "vllm", map[string]string{
-					"memory leak in v0.2.7":                                                        "0.2.7",
-					"[Bug]: 0.8.0 ram leakage":                                                     "0.8.0",
+					"memory leak in v0.2.7":    "0.2.7",
+					"[Bug]: 0.8.0 ram leakage": "0.8.0",
+					// A release as a title's tag (vllm-project/vllm#3155,
+					// #21840, #11392).
+					"[v0.4.0] Release Tracker":                                                     "0.4.0",
+					"[Bug]: [v0.10.0][Critical] Tools not invoked with tool_choice":                "0.10.0",
 					"[Bug]:Lora Adapters doesn't work in version 0.7.2, even so":                   "0.7.2",
 					"[Performance]: Mistral Small 3.2 throughput v0.10.2":                          "0.10.2",
 					"[Bug]: Running Whisper with vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)": "",
@@ -218,10 +222,14 @@ func TestReadingClasses(t *testing.T) {
 					"[Bug]: For GPT OSS 120B: Expected 2 output messages":          "GPT OSS 120B",
 					"Performance is poor with the DeepSeek Coder Model":            "DeepSeek Coder",
 					"[Bug]: Mistral Small fails with tool calls":                   "Mistral Small",
-					"chat_template problem with mistral":                           "mistral",
-					"[gpt-oss] tool parser supports for /chat/completions":         "gpt-oss",
-					"[Bug]: CPU Backend with GPT-OSS":                              "GPT-OSS",
-					"Add Support for Llama-cpp-python Grammar":                     "",
+					// Glued, with the "+" of its release (#3829, #3920), and
+					// gpt-oss glued (#32895).
+					"[Bug]: Can't load CommandR+":                          "CommandR+",
+					"[Bug]: new 0.14 upstream gptoss hard error TP=1?":     "gptoss",
+					"chat_template problem with mistral":                   "mistral",
+					"[gpt-oss] tool parser supports for /chat/completions": "gpt-oss",
+					"[Bug]: CPU Backend with GPT-OSS":                      "GPT-OSS",
+					"Add Support for Llama-cpp-python Grammar":             "",
 					// Not "Llama" from inside the longer name, which is
 					// itself the model (its parameter count says so).
 					"[Feature]: For Meta-Llama-3.1-70B-Instruct model, no usage info": "Meta-Llama-3.1-70B-Instruct",

@@ -128,7 +128,10 @@ type Issue struct {
 //     gpt-oss), and a title's family alone takes the size and variant
 //     words after it ("DeepSeek Coder", "Mistral Small"); Mamba is one
 //     of the pack's model families (nine corpus titles name it).
-const Reading = 33
+//   - 34: a family with a dash is read glued too ("CommandR+", with the
+//     "+" of its release; "gptoss"), and a release in a title's tag
+//     ("[v0.4.0] Release Tracker") is the main package's.
+const Reading = 34
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -255,14 +258,15 @@ func (v *Vocabulary) titleModels(title string) []string {
 // then of the text, with the generation written after the family
 // (titleGeneration; "" when none).
 //
-// A family whose name has a dash is found spaced too: "GPT OSS 120B",
-// "gpt oss 20b" (vllm-project/vllm#22403, #22515, #22519) are gpt-oss,
-// not the GPT family; f gets the family as the pack writes it.
+// A family whose name has a dash is found spaced and glued too: "GPT OSS
+// 120B", "gpt oss 20b" (vllm-project/vllm#22403, #22515, #22519) are
+// gpt-oss, not the GPT family, and "CommandR+" (#3829, #3920) is
+// command-r; f gets the family as the pack writes it.
 func familyMentions(lower string, fams []string, f func(fam string, start, end int, gen string)) {
 	for _, fam := range fams {
 		forms := []string{fam}
 		if strings.Contains(fam, "-") {
-			forms = append(forms, strings.ReplaceAll(fam, "-", " "))
+			forms = append(forms, strings.ReplaceAll(fam, "-", " "), strings.ReplaceAll(fam, "-", ""))
 		}
 		for _, form := range forms {
 			for i := 0; i < len(lower); {

@@ -283,7 +283,11 @@ func titleFamily(title string, s *Schema, add func(string)) {
 		}
 	})
 	if best >= 0 {
-		// With the size and variant written after it: "GPT OSS 120B".
+		// With a "+" that names a release ("CommandR+", "Command R+")
+		// and the size and variant written after it: "GPT OSS 120B".
+		if bestEnd < len(t) && t[bestEnd] == '+' {
+			bestEnd++
+		}
 		add(t[best:sizeSuffix(t, bestEnd)])
 	}
 }

@@ -365,7 +365,11 @@ func (vs *versionSet) title(title string, s *Schema) {
 		}
 	}
 	if main != "" {
-		if v := vs.bareTitleVersion(stripTitleTemplate(title)); v != "" {
+		// A release in a title's tag is a release, not a template:
+		// "[v0.4.0] Release Tracker" (vllm-project/vllm#3155),
+		// "[Bug]: [v0.10.0][Critical] Tools not invoked …" (#21840).
+		t := releaseTagRE.ReplaceAllString(title, " $1 ")
+		if v := vs.bareTitleVersion(stripTitleTemplate(t)); v != "" {
 			vs.set(main, v, tierTitle)
 		}
 	}
@@ -407,6 +411,9 @@ func (vs *versionSet) bareTitleVersion(t string) string {
 // bareReleaseRE is a release of three or more numbers, optionally after
 // a "v" (group 1) and with a post, rc or dev suffix (group 2).
 var bareReleaseRE = regexp.MustCompile(`(?:^|[\s(\[（` + "`" + `])(v?)(\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?)(?:$|[\s,;:)）\]!?` + "`" + `]|\.(?:\s|$))`)
+
+// releaseTagRE is a release in square brackets, as a title's tag.
+var releaseTagRE = regexp.MustCompile(`\[(v?\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?)\]`)
 
 // anyReleaseRE is a release written any way, glued to an image or a pin
 // too ("vllm/vllm-openai:v0.10.2", "vllm=0.5.3.post1").
