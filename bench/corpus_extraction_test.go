@@ -147,7 +147,10 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // two of its three misses were classes with posts of earlier batches
 // (a release as a title's tag, "[v0.10.0]" and #3155's "[v0.4.0]";
 // "CommandR+", glued, as #3920 writes it) and are read (reading 34):
-// all 870 94.9% (1,902 of 2,004). A change that loses a fact on these posts
+// all 870 94.9% (1,902 of 2,004). A thirtieth, the next thirty less
+// #30848 and #9979, whose titles had been printed (labels 05a99d4),
+// measured 100% (38 of 38): all 900 95.0% (1,940 of 2,042). A change
+// that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
 const corpusExtractionFloor = 94.7
