@@ -115,7 +115,7 @@ var fenceInfoRE = regexp.MustCompile("(?m)^([ \\t]*(?:>[ \\t]*)*(?:`{3,}|~{3,}))
 // a hint says how to colour a block, not what the post is about, and
 // the same log fenced with "```json", "```text" or "```" is one post.
 func withoutFenceInfo(s string) string {
-	if !strings.Contains(s, "``"+"`") && !strings.Contains(s, "~~~") {
+	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
 		return s
 	}
 	return fenceInfoRE.ReplaceAllString(s, "$1")

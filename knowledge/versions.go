@@ -408,12 +408,16 @@ func (vs *versionSet) bareTitleVersion(t string) string {
 	return t[m[4]:m[5]]
 }
 
-// bareReleaseRE is a release of three or more numbers, optionally after
-// a "v" (group 1) and with a post, rc or dev suffix (group 2).
-var bareReleaseRE = regexp.MustCompile(`(?:^|[\s(\[（` + "`" + `])(v?)(\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?)(?:$|[\s,;:)）\]!?` + "`" + `]|\.(?:\s|$))`)
+// releaseNumber is a release of three or more numbers with an optional
+// post, rc or dev suffix: 0.8.5, 0.5.3.post1, 0.9.0rc2.
+const releaseNumber = `\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?`
+
+// bareReleaseRE is a release (releaseNumber), optionally after a "v"
+// (group 1; the release is group 2).
+var bareReleaseRE = regexp.MustCompile(`(?:^|[\s(\[（` + "`" + `])(v?)(` + releaseNumber + `)(?:$|[\s,;:)）\]!?` + "`" + `]|\.(?:\s|$))`)
 
 // releaseTagRE is a release in square brackets, as a title's tag.
-var releaseTagRE = regexp.MustCompile(`\[(v?\d+\.\d+\.\d+(?:\.?(?:post|rc|dev)\d+)?)\]`)
+var releaseTagRE = regexp.MustCompile(`\[(v?` + releaseNumber + `)\]`)
 
 // anyReleaseRE is a release written any way, glued to an image or a pin
 // too ("vllm/vllm-openai:v0.10.2", "vllm=0.5.3.post1").
