@@ -142,7 +142,7 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 		}
 	}
 	sc := &scorer{memo: memo, f: f, pt: pt, sigs: postSignatures(f), ver: f.packageVersion(),
-		title: tokenSet(stripTitleTemplate(p.Title)), refs: map[string]bool{}}
+		title: tokenSet(titleWords(normalizeText(p.Title))), refs: map[string]bool{}}
 	for _, r := range f.Refs {
 		sc.refs[r] = true
 	}
