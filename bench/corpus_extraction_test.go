@@ -174,8 +174,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 900 {
-		t.Fatalf("%d labelled issues, want 900", len(labels))
+	if len(labels) != 930 {
+		t.Fatalf("%d labelled issues, want 930", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
