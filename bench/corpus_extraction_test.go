@@ -174,8 +174,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 930 {
-		t.Fatalf("%d labelled issues, want 930", len(labels))
+	if len(labels) != 960 {
+		t.Fatalf("%d labelled issues, want 960", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
