@@ -137,13 +137,15 @@ func TestMetamorphicTitleTemplate(t *testing.T) {
 }
 
 // titleTypography rewrites a title as CJK input methods and word
-// processors type it: a help-request template in lenticular brackets
-// with a full-width colon ("【Bug】：", as Chinese posts on GitHub and
-// forums write it) and no-break spaces between the words.
+// processors type it: its leading tags in lenticular brackets, with a
+// full-width colon where it has a colon ("【Bug】：", as Chinese posts on
+// GitHub and forums write it; "[Misc] Add …" and "[Misc]: …" say
+// different things, so a colon is neither added nor dropped), and
+// no-break spaces between the words.
 func titleTypography(title string) string {
-	if m := supportTemplateRE.FindString(title); m != "" {
-		word := strings.Trim(strings.TrimSpace(m), "[]: ")
-		title = "【" + word + "】：" + title[len(m):]
+	if m := titleTemplateRE.FindString(title); m != "" {
+		tags := strings.NewReplacer("[", "【", "]", "】", ":", "：").Replace(m)
+		title = tags + title[len(m):]
 	}
 	return strings.ReplaceAll(title, " ", "\u00a0")
 }
@@ -210,4 +212,17 @@ func TestMetamorphicCorpusAnswers(t *testing.T) {
 		}
 		t.Logf("%s: %d of %d answers changed", pert.name, changed, len(issues))
 	}
+	// The title typed as CJK input methods type it (titleTypography).
+	retitled := 0
+	for i, is := range issues {
+		alt := titleTypography(is.Title)
+		if alt == is.Title {
+			continue
+		}
+		retitled++
+		if got := answerPrint(pa.answer(Post{Title: alt, Body: is.Body, Format: FormatMarkdown})); got != base[i] {
+			t.Errorf("title typography: issue #%d %q: answer changed\n  original: %s\n  after:    %s", is.Number, is.Title, base[i], got)
+		}
+	}
+	t.Logf("title typography: %d titles rewritten", retitled)
 }
