@@ -123,7 +123,7 @@ var (
 // IsSupportQuestion reports whether a post asks for help, as opposed to an
 // announcement, a feature request or chit-chat.
 func IsSupportQuestion(title string, f *Facts, body string) bool {
-	title = normalizeText(title)
+	title = titleText(title)
 	if nonSupportTitleRE.MatchString(title) || errorWordingRE.MatchString(title) && !asksRE.MatchString(title) {
 		return false
 	}

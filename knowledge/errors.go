@@ -426,6 +426,23 @@ var titleClassRE = regexp.MustCompile(`(?:^|\s)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Er
 // before a title: "[Bug]: ", "[Usage] ", "[BUG]", "[Installation]: ".
 var titleTemplateRE = regexp.MustCompile(`^\s*(?:\[[^\]]{1,30}\]\s*:?\s*)+`)
 
+// titleText is a post's title as every reader of it sees it: typographic
+// forms folded (normalizeText), and its leading tags set apart from the
+// first word by a space. Trackers' templates end in a space, but people
+// type over it: "[Bug]:RuntimeError: Engine core initialization
+// failed." (vllm-project/vllm#18730), "[Bug]:unsloth/DeepSeek-R1-…"
+// (#13122), "[Misc]Clarify Error Handling …" (#13724), "[New
+// Model]:Can you support …" (#14739); seventeen corpus titles do. Read
+// glued, the tag's bracket or colon hid the first word from every rule
+// that finds a name or a flag where a word starts.
+func titleText(title string) string {
+	title = strings.TrimSpace(normalizeText(title))
+	if m := titleTemplateRE.FindString(title); m != "" && len(m) < len(title) && !strings.HasSuffix(m, " ") {
+		return m + " " + title[len(m):]
+	}
+	return title
+}
+
 // stripTitleTemplate removes a template prefix from a title.
 func stripTitleTemplate(title string) string {
 	return strings.TrimSpace(titleTemplateRE.ReplaceAllString(title, ""))

@@ -144,7 +144,7 @@ const refKey = "r:"
 
 // PostKeys returns the index keys a post's facts, title and text ask for.
 func PostKeys(p Post, f *Facts) []string {
-	title := titleWords(normalizeText(p.Title))
+	title := titleWords(titleText(p.Title))
 	var ks keySet
 	add := ks.add
 	for _, c := range f.Commands {

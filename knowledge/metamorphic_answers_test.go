@@ -140,12 +140,15 @@ func TestMetamorphicTitleTemplate(t *testing.T) {
 // processors type it: its leading tags in lenticular brackets, with a
 // full-width colon where it has a colon ("【Bug】：", as Chinese posts on
 // GitHub and forums write it; "[Misc] Add …" and "[Misc]: …" say
-// different things, so a colon is neither added nor dropped), and
-// no-break spaces between the words.
+// different things, so a colon is neither added nor dropped), no space
+// after the tags (full-width punctuation carries its own spacing, so
+// "【Bug】：vLLM …" is how such titles read, and as #18730 and #13122 show,
+// people type over the template's space in ASCII too), and no-break
+// spaces between the words.
 func titleTypography(title string) string {
 	if m := titleTemplateRE.FindString(title); m != "" {
 		tags := strings.NewReplacer("[", "【", "]", "】", ":", "：").Replace(m)
-		title = tags + title[len(m):]
+		title = strings.TrimRight(tags, " ") + title[len(m):]
 	}
 	return strings.ReplaceAll(title, " ", "\u00a0")
 }

@@ -134,7 +134,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 	for i, l := range doc.prose {
 		doc.prose[i] = dropPlaceholders(l)
 	}
-	doc.title = strings.TrimSpace(normalizeText(p.Title))
+	doc.title = titleText(p.Title)
 	doc.src = body
 	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
 		doc.titleSpans = append(doc.titleSpans, m[1])
