@@ -483,18 +483,12 @@ func TestMetamorphicCorpus(t *testing.T) {
 		t.Logf("%s: %d of %d issues changed facts", pert.name, changed, len(issues))
 	}
 	// The title typed as CJK input methods type it (titleTypography).
-	retitled := 0
-	for i, is := range issues {
-		alt := titleTypography(is.Title)
-		if alt == is.Title {
-			continue
-		}
-		retitled++
-		f, _ := Extract(Post{Title: alt, Body: is.Body, Format: FormatMarkdown}, s)
+	retitled := forEachRetitled(issues, func(i int, alt string) {
+		f, _ := Extract(Post{Title: alt, Body: issues[i].Body, Format: FormatMarkdown}, s)
 		if got := factPrint(f, s); got != base[i] {
-			t.Errorf("title typography: issue %d %q: facts changed\n--- original\n%s--- after\n%s", i, is.Title, base[i], got)
+			t.Errorf("title typography: issue %d %q: facts changed\n--- original\n%s--- after\n%s", i, issues[i].Title, base[i], got)
 		}
-	}
+	})
 	t.Logf("title typography: %d titles rewritten", retitled)
 }
 
