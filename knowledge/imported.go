@@ -131,7 +131,10 @@ type Issue struct {
 //   - 34: a family with a dash is read glued too ("CommandR+", with the
 //     "+" of its release; "gptoss"), and a release in a title's tag
 //     ("[v0.4.0] Release Tracker") is the main package's.
-const Reading = 34
+//   - 35: an issue's title is read as a post's is (titleText): its
+//     typographic forms folded and a first word glued to its tag set
+//     apart ("[Bug]:RuntimeError: …" names its error).
+const Reading = 35
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -166,14 +169,17 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 			e.Platforms = appendUnique(e.Platforms, v.labelPlatforms(l)...)
 		}
 	}
+	// The title is kept as its author wrote it and read as a post's is
+	// (titleText), so that "[Bug]:RuntimeError: …" names its error.
+	title := titleText(e.Title)
 	if v != nil {
-		e.Models = v.titleModels(e.Title)
+		e.Models = v.titleModels(title)
 		if len(e.Platforms) == 0 {
-			e.Platforms = v.titlePlatforms(e.Title)
+			e.Platforms = v.titlePlatforms(title)
 		}
 	}
-	doc := &document{title: e.Title, prose: strings.Split(body, "\n")}
-	doc.prose = append(doc.prose, e.Title)
+	doc := &document{title: title, prose: strings.Split(body, "\n")}
+	doc.prose = append(doc.prose, title)
 	for _, er := range extractErrors(doc, nil) {
 		sym := er.Type
 		if er.Message != "" {
@@ -183,14 +189,14 @@ func IssueEntry(is Issue, v *Vocabulary) Entry {
 			e.Symptoms = appendUnique(e.Symptoms, sym)
 		}
 	}
-	for _, f := range flagMentionRE.FindAllString(e.Title+"\n"+body, 32) {
+	for _, f := range flagMentionRE.FindAllString(title+"\n"+body, 32) {
 		e.Flags = appendUnique(e.Flags, normFlag(f))
 	}
 	// A title names settings in their Python form too ("Support
 	// data_parallel_size in offline inference mode"), as posts do.
 	// In a fixed order, so that importing the same issue twice gives the
 	// same entry (and the same hash: no spurious "updated").
-	for _, f := range slices.Sorted(maps.Keys(settingFlags(e.Title))) {
+	for _, f := range slices.Sorted(maps.Keys(settingFlags(title))) {
 		e.Flags = appendUnique(e.Flags, f)
 	}
 	return e

@@ -116,7 +116,7 @@ func EntryKeys(e *Entry) []string {
 			add("m:" + k)
 		}
 	}
-	title := titleWords(e.Title)
+	title := titleWords(titleText(e.Title))
 	for w := range tokenSet(title) {
 		add("t:" + w)
 	}

@@ -26,7 +26,7 @@ const symptomMemoMax = 50_000
 // titleTokens returns the words of an entry title, memoised with the
 // symptoms (a title is prepared like a described symptom).
 func (sm *symptomMemo) titleTokens(title string) map[string]bool {
-	return sm.get("\x00title\x00" + titleWords(title)).tokens
+	return sm.get("\x00title\x00" + titleWords(titleText(title))).tokens
 }
 
 func (sm *symptomMemo) get(sym string) symptomInfo {
