@@ -162,7 +162,9 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // command was written with its em dashes, which the label's parser reads
 // as words and Herald reads as the flags the label names), leaving
 // "Llama3.1 GGUF" for "Llama3.1" (as #3849): all 960 95.2% (2,039 of
-// 2,143). A change
+// 2,143). A thirty-third, the next thirty less #51608, #5266, #116,
+// #17557 and #46649, whose titles had been printed or named (labels
+// committed before Herald read them). A change
 // that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
@@ -187,8 +189,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 960 {
-		t.Fatalf("%d labelled issues, want 960", len(labels))
+	if len(labels) != 985 {
+		t.Fatalf("%d labelled issues, want 985", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
