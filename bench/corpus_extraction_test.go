@@ -164,11 +164,15 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // "Llama3.1 GGUF" for "Llama3.1" (as #3849): all 960 95.2% (2,039 of
 // 2,143). A thirty-third, the next thirty less #51608, #5266, #116,
 // #17557 and #46649, whose titles had been printed or named (labels
-// committed before Herald read them). A change
+// 57a7608), measured 95.3% (41 of 43); of its two model misses, "llama
+// 4 scout instruct" (#16136) was a class, Llama 4's releases written
+// after its name as two more corpus posts write them ("Llama4 Scout",
+// #16948, #16509), now read (reading 36), and "qwenvl2.5" (#27981) is
+// not, seen once: all 985 95.2% (2,081 of 2,186). A change
 // that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
-const corpusExtractionFloor = 94.7
+const corpusExtractionFloor = 95.1
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()

@@ -134,7 +134,9 @@ type Issue struct {
 //   - 35: an issue's title is read as a post's is (titleText): its
 //     typographic forms folded and a first word glued to its tag set
 //     apart ("[Bug]:RuntimeError: …" names its error).
-const Reading = 35
+//   - 36: Llama 4's releases after its name are part of it ("Llama4
+//     Scout", "llama 4 scout instruct").
+const Reading = 36
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -297,7 +297,9 @@ func titleFamily(title string, s *Schema, add func(string)) {
 // too: "Llama-3 70B" (OpenRLHF#336, vllm-dev C1-010), "Gemma 3 27B IT"
 // (vllm#15825), "Jamba 1.6 Large" (vllm#19638), "Qwen3 30b a3b"
 // (vllm#17739), "deepseek v2 lite" (vllm#15604, the DeepSeek-V2-Lite six
-// more corpus posts write with dashes), "DeepSeek v3.2 Exp" (vllm#27259).
+// more corpus posts write with dashes), "DeepSeek v3.2 Exp" (vllm#27259),
+// "llama 4 scout instruct" (vllm#16136; "Llama4 Scout" in #16948 and
+// #16509, Llama 4's two releases, Llama-4-Scout and Llama-4-Maverick).
 // Up to two sizes, then up to two variant words; a variant that is also
 // an English word or abbreviation ("large", "it", "exp") counts only
 // capitalised.
@@ -331,7 +333,7 @@ var (
 // a variant a release is named by.
 func variantWord(w string) bool {
 	switch strings.ToLower(w) {
-	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni", "lite":
+	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni", "lite", "scout", "maverick":
 		return true
 	case "it", "chat", "base", "large", "small", "medium", "mini", "nano", "pro", "air", "next", "turbo", "plus", "max", "thinking", "flash", "exp":
 		// English words too: only as a name writes them.
