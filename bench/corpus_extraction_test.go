@@ -168,7 +168,10 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // 4 scout instruct" (#16136) was a class, Llama 4's releases written
 // after its name as two more corpus posts write them ("Llama4 Scout",
 // #16948, #16509), now read (reading 36), and "qwenvl2.5" (#27981) is
-// not, seen once: all 985 95.2% (2,081 of 2,186). A change
+// not, seen once: all 985 95.2% (2,081 of 2,186). A thirty-fourth,
+// the draw's last twenty-two less #26345, #56209, #3908 and #55509,
+// whose titles or numbers had been printed (labels committed before
+// Herald read them). A change
 // that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
@@ -193,8 +196,8 @@ func TestCorpusExtraction(t *testing.T) {
 		byNumber[is.Number] = is
 	}
 	labels := readCorpusLabels(t)
-	if len(labels) != 985 {
-		t.Fatalf("%d labelled issues, want 985", len(labels))
+	if len(labels) != 1003 {
+		t.Fatalf("%d labelled issues, want 1003", len(labels))
 	}
 	s := vllmSchema(t)
 	var cases []Case
