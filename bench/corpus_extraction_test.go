@@ -170,12 +170,18 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // #16948, #16509), now read (reading 36), and "qwenvl2.5" (#27981) is
 // not, seen once: all 985 95.2% (2,081 of 2,186). A thirty-fourth,
 // the draw's last twenty-two less #26345, #56209, #3908 and #55509,
-// whose titles or numbers had been printed (labels committed before
-// Herald read them). A change
+// whose titles or numbers had been printed (labels 599392f), measured
+// 86.1% (31 of 36), its misses each seen once: a model written as its
+// family glued to a variant ("mamba_chat (2.8b)", #2001), a name with no
+// digit and no family the pack lists ("mmgpt", #756), and an excerpt
+// (#26239) whose engine arguments are a YAML list cut from its key and a
+// Python tuple of strings, and whose "vllm 0.11.0" line comes before an
+// image tag of v0.15.0, which Herald reads instead: all 1,003 95.0%
+// (2,112 of 2,222). The fourth draw is spent. A change
 // that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.
-const corpusExtractionFloor = 95.1
+const corpusExtractionFloor = 95.0
 
 func TestCorpusExtraction(t *testing.T) {
 	t.Parallel()
