@@ -100,7 +100,8 @@ func (b *Bot) proposeFromSolved(ctx context.Context, topicID int) (int, error) {
 	return n, err
 }
 
-// describeEntry renders a proposed entry for reviewers.
+// describeEntry renders a proposed entry for reviewers. Marshalling a
+// struct of strings cannot fail, so its error is not checked.
 func describeEntry(e knowledge.Entry) string {
 	b, _ := json.MarshalIndent(struct {
 		ID, Title, URL, Summary string
@@ -121,7 +122,9 @@ func (b *Bot) applyProposal(ctx context.Context, a store.Action) error {
 	if a.Kind == action.KindTeach {
 		// A staff-approved reply becomes an entry about its topic.
 		var teach action.Teach
-		_ = json.Unmarshal(a.Payload, &teach)
+		if err := json.Unmarshal(a.Payload, &teach); err != nil {
+			return b.db.FinishAction(ctx, a.ID, store.StateFailed, "", "undecodable teach proposal: "+err.Error())
+		}
 		var err error
 		e, err = knowledge.TopicEntry(knowledge.SolvedTopic{ForumURL: b.client.BaseURL(), TopicID: teach.TopicID, Title: teach.TopicTitle,
 			Question: teach.Question, Answer: teach.Draft}, b.answerer.Schema())

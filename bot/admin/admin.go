@@ -344,9 +344,14 @@ func (s *Server) topicURL(topicID int) string {
 	return strings.TrimRight(s.cfg.ForumURL, "/") + "/t/topic/" + strconv.Itoa(topicID) + "/1"
 }
 
-// decodeReply reads a reply (or teach) payload for display.
-func decodeReply(a *store.Action) action.Reply {
+// decodeReply reads a reply (or teach) payload for display. Other kinds'
+// payloads decode to an empty reply; one that is not JSON at all (a row
+// written by hand, or damaged) is logged and shown empty, so that one bad
+// row does not take the queue page down with it.
+func (s *Server) decodeReply(a *store.Action) action.Reply {
 	var r action.Reply
-	_ = json.Unmarshal(a.Payload, &r)
+	if err := json.Unmarshal(a.Payload, &r); err != nil {
+		s.cfg.Log.Warn("admin: undecodable action payload", "action", a.ID, "kind", a.Kind, "err", err)
+	}
 	return r
 }

@@ -443,3 +443,37 @@ func TestLoginStartsAreRateLimited(t *testing.T) {
 		t.Errorf("%d nonces stored, %v", n, err)
 	}
 }
+
+// TestDamagedPayloadDoesNotTakeTheQueueDown: a row whose payload is not
+// JSON (written by hand, or damaged) is listed and viewable, empty, and
+// the drafts beside it are still reviewable.
+func TestDamagedPayloadDoesNotTakeTheQueueDown(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	if _, err := e.db.Record(ctx, []store.Action{{Kind: "reply", Key: "reply:2:1", TopicID: 2, PostID: 2,
+		Payload: []byte("{not json"), Confidence: 0.5, State: store.StatePending, Mode: "auto", Reason: "hand-written row"}}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := e.db.ListActions(ctx, store.ActionFilter{})
+	if err != nil || len(list) != 2 {
+		t.Fatalf("actions: %d, %v", len(list), err)
+	}
+	var damaged int64
+	for _, a := range list {
+		if a.Key == "reply:2:1" {
+			damaged = a.ID
+		}
+	}
+	c := browser()
+	status, body := e.login(c, "maria")
+	if status != 200 || !strings.Contains(body, "vllm-project/vllm#51396") || !strings.Contains(body, "hand-written row") {
+		t.Fatalf("queue with a damaged row: %d\n%s", status, body)
+	}
+	if status, _ := get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, damaged)); status != 200 {
+		t.Errorf("damaged row's page: %d", status)
+	}
+	if status, _ := get(t, c, e.page.URL+"/admin/history"); status != 200 {
+		t.Errorf("history with a damaged row: %d", status)
+	}
+}

@@ -122,7 +122,7 @@ type queueRow struct {
 }
 
 func (s *Server) queueRow(a *store.Action, now time.Time) queueRow {
-	rp := decodeReply(a)
+	rp := s.decodeReply(a)
 	rw := queueRow{ID: a.ID, Title: action.Describe(a.Kind, a.Payload), TopicURL: s.topicURL(a.TopicID), Trigger: rp.Trigger, Reason: a.Reason,
 		Asker: rp.Asker, Age: age(a.CreatedAt, now), Category: s.categoryName(rp.CategoryID), Confidence: a.Confidence, Mode: a.Mode}
 	for j, m := range rp.Matches {
@@ -197,7 +197,7 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	rp := decodeReply(a)
+	rp := s.decodeReply(a)
 	audit, err := s.cfg.DB.Audit(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, err)
@@ -319,7 +319,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading str
 	}{page: s.page(r, heading), Heading: heading}
 	for i := range list {
 		a := &list[i]
-		rp := decodeReply(a)
+		rp := s.decodeReply(a)
 		rw := row{ID: a.ID, When: a.CreatedAt.Format("2006-01-02 15:04"), Title: action.Describe(a.Kind, a.Payload), State: a.State,
 			Who: a.DecidedBy, Reason: a.Reason, Edited: rp.Original != "" && rp.Original != rp.Draft}
 		if a.DecidedBy == "" {
