@@ -211,7 +211,7 @@ func bareModels(doc *document, s *Schema, add func(string)) {
 			if isModelName(name, s) {
 				name = strings.TrimRight(name, ".-_")
 				if !modelSizeRE.MatchString(name) && m[2]+len(name) == m[3] {
-					name = t[m[2]:sizeSuffix(t, m[3])]
+					name = t[m[2]:sizeSuffix(t, m[3], s)]
 				}
 				add(name)
 			}
@@ -258,7 +258,7 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	// In the order the text names them: the first is the post's model.
 	slices.SortFunc(found, func(a, b span) int { return a.start - b.start })
 	for _, f := range found {
-		add(t[f.start:sizeSuffix(t, f.stop)])
+		add(t[f.start:sizeSuffix(t, f.stop, s)])
 	}
 }
 
@@ -288,7 +288,7 @@ func titleFamily(title string, s *Schema, add func(string)) {
 		if bestEnd < len(t) && t[bestEnd] == '+' {
 			bestEnd++
 		}
-		add(t[best:sizeSuffix(t, bestEnd)])
+		add(t[best:sizeSuffix(t, bestEnd, s)])
 	}
 }
 
@@ -300,10 +300,9 @@ func titleFamily(title string, s *Schema, add func(string)) {
 // more corpus posts write with dashes), "DeepSeek v3.2 Exp" (vllm#27259),
 // "llama 4 scout instruct" (vllm#16136; "Llama4 Scout" in #16948 and
 // #16509, Llama 4's two releases, Llama-4-Scout and Llama-4-Maverick).
-// Up to two sizes, then up to two variant words; a variant that is also
-// an English word or abbreviation ("large", "it", "exp") counts only
-// capitalised.
-func sizeSuffix(t string, stop int) int {
+// Up to two sizes, then up to two of the vocabulary's variant words (s
+// may be nil: then sizes alone).
+func sizeSuffix(t string, stop int, s *Schema) int {
 	for range 2 {
 		m := nameSizeRE.FindStringSubmatchIndex(t[stop:])
 		if m == nil {
@@ -313,7 +312,7 @@ func sizeSuffix(t string, stop int) int {
 	}
 	for range 2 {
 		m := nameVariantRE.FindStringSubmatchIndex(t[stop:])
-		if m == nil || !variantWord(t[stop+m[2]:stop+m[3]]) {
+		if m == nil || !variantWord(t[stop+m[2]:stop+m[3]], s) {
 			break
 		}
 		stop += m[3]
@@ -330,16 +329,18 @@ var (
 )
 
 // variantWord reports whether a word after a model's name is part of it:
-// a variant a release is named by.
-func variantWord(w string) bool {
-	switch strings.ToLower(w) {
-	case "instruct", "vl", "vision", "coder", "moe", "awq", "gptq", "fp8", "gguf", "nvfp4", "preview", "distill", "omni", "lite", "scout", "maverick":
-		return true
-	case "it", "chat", "base", "large", "small", "medium", "mini", "nano", "pro", "air", "next", "turbo", "plus", "max", "thinking", "flash", "exp":
-		// English words too: only as a name writes them.
-		return w[0] >= 'A' && w[0] <= 'Z'
+// a variant a release is named by, as the vocabulary lists it. A word in
+// its Capitalised list (English too: "large", "it", "exp") counts only
+// capitalised.
+func variantWord(w string, s *Schema) bool {
+	if s == nil {
+		return false
 	}
-	return false
+	same := func(v string) bool { return strings.EqualFold(v, w) }
+	if slices.ContainsFunc(s.Vocabulary.ModelVariants.AnyCase, same) {
+		return true
+	}
+	return w[0] >= 'A' && w[0] <= 'Z' && slices.ContainsFunc(s.Vocabulary.ModelVariants.Capitalised, same)
 }
 
 // letteredGenRE is a generation written as a letter and a number ("r1",

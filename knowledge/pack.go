@@ -233,6 +233,8 @@ func CombineSchemas(schemas ...*Schema) *Schema {
 		v := &s.Vocabulary
 		v.DeviceWords = appendUnique(v.DeviceWords, o.Vocabulary.DeviceWords...)
 		v.ModelFamilies = appendUnique(v.ModelFamilies, o.Vocabulary.ModelFamilies...)
+		v.ModelVariants.AnyCase = appendUnique(v.ModelVariants.AnyCase, o.Vocabulary.ModelVariants.AnyCase...)
+		v.ModelVariants.Capitalised = appendUnique(v.ModelVariants.Capitalised, o.Vocabulary.ModelVariants.Capitalised...)
 		v.Packages = appendUnique(v.Packages, o.Vocabulary.Packages...)
 		v.Orgs = appendUnique(v.Orgs, o.Vocabulary.Orgs...)
 		v.OtherEngines = appendUnique(v.OtherEngines, o.Vocabulary.OtherEngines...)

@@ -249,3 +249,45 @@ entries:
 		t.Errorf("a log format that does not compile: %v, want a PackError on vocabulary", err)
 	}
 }
+
+// TestPackNamesItsModelVariants: the words read after a model's name are
+// the pack's, in any case or, for English words, capitalised only.
+func TestPackNamesItsModelVariants(t *testing.T) {
+	t.Parallel()
+	parse := func(src string) *Schema {
+		t.Helper()
+		p, err := ParsePack(strings.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Schema()
+	}
+	with := parse(`name: birds
+vocabulary:
+  model_families: [wren]
+  model_variants:
+    any_case: [turbo]
+    capitalised: [chat]
+`)
+	without := parse(`name: birds
+vocabulary:
+  model_families: [wren]
+`)
+	for _, tc := range []struct {
+		s           *Schema
+		title, want string
+	}{
+		{with, "Wren 3 turbo crashes", "Wren 3 turbo"},
+		{with, "wren 3 Chat crashes", "wren 3 Chat"},
+		{with, "wren 3 chat with me", "wren 3"},
+		{without, "Wren 3 turbo crashes", "Wren 3"},
+	} {
+		f, err := Extract(Post{Title: tc.title, Body: "It fails."}, tc.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Models) == 0 || f.Models[0] != tc.want {
+			t.Errorf("%q: models %q, want %q first", tc.title, f.Models, tc.want)
+		}
+	}
+}

@@ -63,6 +63,9 @@ type Vocabulary struct {
 	// ModelFamilies are words a model's name starts with (llama, qwen),
 	// for recognising model names written without an organisation.
 	ModelFamilies []string `yaml:"model_families" json:"model_families,omitempty"`
+	// ModelVariants are the words that, written after a model's name
+	// and a space, are part of it: "Gemma 3 27B IT", "Llama4 Scout".
+	ModelVariants ModelVariants `yaml:"model_variants" json:"model_variants,omitzero"`
 	// Package is the package the pack is about: the one whose version
 	// entries' affected ranges, fixes and advice conditions ("{vllm
 	// <0.9}") speak of.
@@ -91,6 +94,14 @@ type Vocabulary struct {
 	// llama.cpp): posts about them land on the forum too, and its
 	// knowledge does not answer them (Facts.OtherEngine).
 	OtherEngines []string `yaml:"other_engines" json:"other_engines,omitempty"`
+}
+
+// ModelVariants are a vocabulary's variant words, as any case writes them
+// (instruct, vl, awq) and, for words that are English too (large, chat,
+// it), only capitalised, as a name writes them.
+type ModelVariants struct {
+	AnyCase     []string `yaml:"any_case" json:"any_case,omitempty"`
+	Capitalised []string `yaml:"capitalised" json:"capitalised,omitempty"`
 }
 
 // LogFormats are regular expressions for the lines a main package logs
