@@ -67,8 +67,15 @@ func answerPrint(a Answer) string {
 // flag mention is looked up in) shows here. The lossy perturbations
 // (lossyPerturbations) are measured, not held.
 func TestMetamorphicAnswers(t *testing.T) {
-	pa := newPackAnswerer(t)
-	posts := metamorphicPosts(t)
+	holdAnswers(t, newPackAnswerer(t), metamorphicPosts(t))
+}
+
+// holdAnswers holds the answers a knowledge base gives posts to the
+// metamorphic rule under every perturbation, each in a parallel subtest,
+// and under the title rewrites (titleTypography, toggledTemplate); the
+// lossy perturbations are logged, not held.
+func holdAnswers(t *testing.T, pa *packAnswerer, posts []metaPost) {
+	t.Helper()
 	base := make([]string, len(posts))
 	for i, post := range posts {
 		base[i] = answerPrint(pa.answer(Post{Title: post.title, Body: post.body, Format: FormatMarkdown}))
@@ -96,6 +103,22 @@ func TestMetamorphicAnswers(t *testing.T) {
 			t.Logf("%d posts, %d answers changed", len(posts), changed)
 		})
 	}
+	t.Run("titles", func(t *testing.T) {
+		t.Parallel()
+		n := 0
+		for i, post := range posts {
+			for _, alt := range []string{titleTypography(post.title), toggledTemplate(post.title)} {
+				if alt == post.title {
+					continue
+				}
+				n++
+				if got := answerPrint(pa.answer(Post{Title: alt, Body: post.body, Format: FormatMarkdown})); got != base[i] {
+					t.Errorf("%s: answer changed with the title %q for %q\n  original: %s\n  after:    %s", post.name, alt, post.title, base[i], got)
+				}
+			}
+		}
+		t.Logf("%d titles rewritten", n)
+	})
 }
 
 // TestMetamorphicTitleTemplate toggles the trackers' help-request
@@ -105,17 +128,22 @@ func TestMetamorphicAnswers(t *testing.T) {
 // that names a subject ("[Installation]") or a request ("[Feature]")
 // says something, and such titles are left alone.
 func TestMetamorphicTitleTemplate(t *testing.T) {
-	holdTitleRewrite(t, "toggled", func(title string) string {
-		switch {
-		case title == "":
-			return title
-		case supportTemplateRE.MatchString(title):
-			return supportTemplateRE.ReplaceAllString(title, "")
-		case titleTemplateRE.MatchString(title):
-			return title
-		}
-		return "[Bug]: " + title
-	})
+	holdTitleRewrite(t, "toggled", toggledTemplate)
+}
+
+// toggledTemplate is a title with the trackers' help-request template
+// added or, when it has one, taken off; a title without one, or with a
+// template that says something, comes back as it is.
+func toggledTemplate(title string) string {
+	switch {
+	case title == "":
+		return title
+	case supportTemplateRE.MatchString(title):
+		return supportTemplateRE.ReplaceAllString(title, "")
+	case titleTemplateRE.MatchString(title):
+		return title
+	}
+	return "[Bug]: " + title
 }
 
 // holdTitleRewrite holds the facts and the answer of every titled test

@@ -1,0 +1,74 @@
+package knowledge
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// newCorpusAnswerer answers posts from the embedded vLLM pack and the
+// 1,143 corpus issues of ../shared/kb-corpus imported beside it, as the
+// bot's Answerer does over a store holding both (an issue the pack
+// curates keeps the pack's entry, as the importer keeps it), with the
+// embedded model chosen for that make-up. It is the knowledge base the
+// headline figures are measured on, but for the docs pages, which only
+// the importer reads.
+func newCorpusAnswerer(t *testing.T) *packAnswerer {
+	t.Helper()
+	issues := readCorpus(t)
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	entries := slices.Clone(p.Entries)
+	curated := len(entries)
+	for _, is := range issues {
+		labels := make([]string, len(is.Labels))
+		for i, l := range is.Labels {
+			labels[i] = l.Name
+		}
+		e := IssueEntry(Issue{Repo: "vllm-project/vllm", Number: is.Number, Title: is.Title, Body: is.Body,
+			URL: fmt.Sprintf("https://github.com/vllm-project/vllm/issues/%d", is.Number), State: "open", Labels: labels}, &s.Vocabulary)
+		if slices.ContainsFunc(entries[:curated], func(c Entry) bool { return c.ID == e.ID }) {
+			continue
+		}
+		entries = append(entries, e)
+	}
+	b := NewIndexBuilder()
+	var ts TemplateSet
+	for i := range entries {
+		b.Add(int32(i), &entries[i])
+		ts.Add(&entries[i])
+	}
+	s.Templates = append(s.Templates, ts.Templates()...)
+	s.Prepare()
+	m := DefaultModelFor(Composition{Curated: curated, Imported: len(entries) - curated})
+	th := DefaultThresholds()
+	th.Reply = m.Reply
+	return &packAnswerer{schema: s, index: b.Build(), entries: entries, engine: &Engine{Model: m, Thresholds: th}}
+}
+
+// TestMetamorphicAnswersWithCorpus holds the answers of the test and dev
+// posts to the metamorphic rule over the pack and the corpus issues, the
+// knowledge base Herald is measured with, where a thousand close
+// competitors make a small change in a post's words more likely to move
+// its answer than over the pack alone (TestMetamorphicAnswers). The
+// lossy perturbations are logged, not held; under the race detector
+// every fourth post is read.
+func TestMetamorphicAnswersWithCorpus(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
+	ca := newCorpusAnswerer(t)
+	posts := metamorphicPosts(t)
+	if raceEnabled {
+		var sample []metaPost
+		for i := 0; i < len(posts); i += 4 {
+			sample = append(sample, posts[i])
+		}
+		posts = sample
+	}
+	holdAnswers(t, ca, posts)
+}
