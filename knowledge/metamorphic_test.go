@@ -74,6 +74,10 @@ func withoutTopics(print string) string {
 	return b.String()
 }
 
+// mdHeadingRE is an ATX heading line, for the headings-as-bold
+// perturbation.
+var mdHeadingRE = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*\s*$`)
+
 var mdFenceRE = regexp.MustCompile("(?m)^```[^\\n]*\\n((?s:.*?))^```[ \\t]*$")
 
 // perturbations rewrite a Markdown post without changing what it says.
@@ -82,6 +86,26 @@ var perturbations = []struct {
 	fn   func(string) string
 }{
 	{"crlf", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
+	// A section heading written as a bold line, as forum posters write
+	// what GitHub's templates make headings ("### Your current
+	// environment" → "**Your current environment**").
+	{"headings-as-bold", func(s string) string {
+		return mapProse(s, func(l string) string { return mdHeadingRE.ReplaceAllString(l, "**$1**") })
+	}},
+	// Fenced code indented by three spaces, as it sits under a numbered
+	// step ("1. Start the server:" and the fence below it); CommonMark
+	// reads it as the same fence.
+	{"fences-indented", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := range lines {
+				if lines[i] != "" {
+					lines[i] = "   " + lines[i]
+				}
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	{"nbsp-in-prose", func(s string) string {
 		return mapProse(s, func(l string) string { return strings.ReplaceAll(l, " ", "\u00a0") })
 	}},
