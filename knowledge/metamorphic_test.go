@@ -86,6 +86,26 @@ var perturbations = []struct {
 	fn   func(string) string
 }{
 	{"crlf", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
+	// Each line of prose a list item, as posters list their steps and
+	// symptoms ("- vllm serve … fails with …"); lines already marked up
+	// (headings, lists, quotes, tables, tags, indented code) are left.
+	{"prose-as-bullets", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "-") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "<") || strings.HasPrefix(t, "[") {
+				return l
+			}
+			return "- " + l
+		})
+	}},
+	// Two blank lines where there was one, as some editors paste.
+	{"blank-lines-doubled", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.TrimSpace(l) == "" {
+				return l + "\n"
+			}
+			return l
+		})
+	}},
 	// A section heading written as a bold line, as forum posters write
 	// what GitHub's templates make headings ("### Your current
 	// environment" → "**Your current environment**").
