@@ -136,7 +136,9 @@ type Issue struct {
 //     apart ("[Bug]:RuntimeError: …" names its error).
 //   - 36: Llama 4's releases after its name are part of it ("Llama4
 //     Scout", "llama 4 scout instruct").
-const Reading = 36
+//   - 37: NVIDIA's GPU architectures (Hopper, Blackwell, …) name the
+//     CUDA platform ("… on Hopper" in a title).
+const Reading = 37
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
