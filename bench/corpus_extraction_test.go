@@ -181,7 +181,14 @@ const corpusIssuesPath = "../../shared/kb-corpus/vllm-issues.json"
 // miss, a CUDA platform said only by "on Hopper" (#47069), then proved
 // a class with #31480's "Hopper and Blackwell devices" and six corpus
 // posts naming Blackwell: NVIDIA's architectures name its platform
-// (reading 37; exactly #47069 changed): 95.1% (2,113 of 2,222). A change
+// (reading 37; exactly #47069 changed): 95.1% (2,113 of 2,222). Two
+// torch labels missed by the same reading (#16948, #4577: collect_env's
+// "PyTorch version: 2.6.0+cu124", then pip's "torch==2.6.0", which
+// outranked it) were a class: one release stated with and without its
+// local label keeps the label. Exactly three corpus posts changed, and
+// #24297 now reads vllm 0.10.1.1+cpu (from its traceback's
+// load_entry_point) where its label, the API server's log line, says
+// 0.10.1.1: 95.1% (2,114 of 2,222). A change
 // that loses a fact on these posts
 // fails here rather than passing unnoticed; never tune a rule to them
 // alone.

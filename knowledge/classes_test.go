@@ -367,6 +367,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// collect_env states torch's build twice: "PyTorch version:
+			// 2.6.0+cu124" and then pip's "[pip3] torch==2.6.0"
+			// (vllm-project/vllm#16948, #4577). The build's local label
+			// stays, whichever statement comes first.
+			name: "one release stated with and without its local label",
+			body: "```\nPyTorch version: 2.6.0+cu124\nCUDA used to build PyTorch: 12.4\n[pip3] torch==2.6.0\n[pip3] triton==3.2.0\n```\n\n```\n[pip3] vllm==0.8.4\nvLLM Version: 0.8.4+cu126\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Versions["torch"] != "2.6.0+cu124" || f.Versions["vllm"] != "0.8.4+cu126" {
+					t.Errorf("versions = %v, want torch 2.6.0+cu124 and vllm 0.8.4+cu126", f.Versions)
+				}
+			},
+		},
+		{
 			name: "environment report with only absent platforms",
 			body: "```\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
 			check: func(t *testing.T, f Facts) {

@@ -181,11 +181,31 @@ func (vs *versionSet) set(pkg, ver string, tier int) {
 	if ver == "" || pkg == "" || notPackages[pkg] {
 		return
 	}
+	if old, ok := vs.v[pkg]; ok && sameRelease(old, ver) {
+		// One release stated twice, once with its local version label:
+		// collect_env prints "PyTorch version: 2.6.0+cu124" and then
+		// pip's "torch==2.6.0" (vllm#16948, #4577). The label says which
+		// build it is, so it stays, whichever statement carries it.
+		if strings.Contains(ver, "+") {
+			vs.v[pkg] = ver
+		}
+		vs.tier[pkg] = max(vs.tier[pkg], tier)
+		return
+	}
 	if t, ok := vs.tier[pkg]; ok && t >= tier {
 		return
 	}
 	vs.v[pkg] = ver
 	vs.tier[pkg] = tier
+}
+
+// sameRelease reports whether a and b are one release and differ at most
+// in that one of them carries a local version label ("2.6.0" and
+// "2.6.0+cu124").
+func sameRelease(a, b string) bool {
+	ra, la, _ := strings.Cut(a, "+")
+	rb, lb, _ := strings.Cut(b, "+")
+	return ra == rb && (la == "" || lb == "")
 }
 
 // extractVersions reads versions from tool listings, labelled statements,
