@@ -95,17 +95,20 @@ func TestReadingClasses(t *testing.T) {
 					"[Bug]: 0.8.0 ram leakage": "0.8.0",
 					// A release as a title's tag (vllm-project/vllm#3155,
 					// #21840, #11392).
-					"[v0.4.0] Release Tracker":                                                     "0.4.0",
-					"[Bug]: [v0.10.0][Critical] Tools not invoked with tool_choice":                "0.10.0",
-					"[Bug]:Lora Adapters doesn't work in version 0.7.2, even so":                   "0.7.2",
-					"[Performance]: Mistral Small 3.2 throughput v0.10.2":                          "0.10.2",
-					"[Bug]: Running Whisper with vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)": "",
-					"[Bug]: crashes when the version is higher than 0.5.3.":                        "",
-					"[Bug]: Sleep is broken since 0.14.0":                                          "",
-					"[Performance]: Regression between 0.10.2 and 0.12.0":                          "",
-					"Update release pipeline post PyTorch 2.8.0 update":                            "",
-					"[Bug]: Claude Code CLI >= 2.1.154 breaks validation":                          "",
-					"[Bug]: sm_120 support appears to be missing in pre-built whl":                 "",
+					"[v0.4.0] Release Tracker":                                      "0.4.0",
+					"[Bug]: [v0.10.0][Critical] Tools not invoked with tool_choice": "0.10.0",
+					"[Bug]:Lora Adapters doesn't work in version 0.7.2, even so":    "0.7.2",
+					"[Performance]: Mistral Small 3.2 throughput v0.10.2":           "0.10.2",
+					// Two bare releases compare; with an image's tag the
+					// title names the one it runs (TestReadingClasses'
+					// "image tag in a title").
+					"[Bug]: Running Whisper fails on v0.10.2 (Works Fine on v0.10.1)": "",
+					"[Bug]: crashes when the version is higher than 0.5.3.":           "",
+					"[Bug]: Sleep is broken since 0.14.0":                             "",
+					"[Performance]: Regression between 0.10.2 and 0.12.0":             "",
+					"Update release pipeline post PyTorch 2.8.0 update":               "",
+					"[Bug]: Claude Code CLI >= 2.1.154 breaks validation":             "",
+					"[Bug]: sm_120 support appears to be missing in pre-built whl":    "",
 				}, func(f Facts) string { return f.Versions["vllm"] })
 			},
 		},
@@ -377,6 +380,20 @@ func TestReadingClasses(t *testing.T) {
 				if f.Versions["torch"] != "2.6.0+cu124" || f.Versions["vllm"] != "0.8.4+cu126" {
 					t.Errorf("versions = %v, want torch 2.6.0+cu124 and vllm 0.8.4+cu126", f.Versions)
 				}
+			},
+		},
+		{
+			// An image's tag in a title is read as in a body's listing:
+			// "running vllm-openai:v0.7.3 with …" (vllm-project/vllm#16307),
+			// "… with vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)"
+			// (#25318); of two, the first (#27251).
+			name: "image tag in a title",
+			check: func(t *testing.T, _ Facts) {
+				checkTitles(t, s, "vllm", map[string]string{
+					"[Usage]: running vllm-openai:v0.7.3 with an cuda-error":                                    "0.7.3",
+					"[Bug]: Running Whisper with vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)":              "0.10.2",
+					"[Bug]: Deploying with docker vllm/vllm-openai:v0.10.2 and vllm/vllm-openai:v0.11.0 failed": "0.10.2",
+				}, func(f Facts) string { return f.Versions["vllm"] })
 			},
 		},
 		{

@@ -369,6 +369,16 @@ func (vs *versionSet) title(title string, s *Schema) {
 	if s != nil {
 		main = s.Vocabulary.Package.Name
 	}
+	// An image with its tag, as a body's listing is read: "running
+	// vllm-openai:v0.7.3 with …" (vllm-project/vllm#16307), "Whisper with
+	// vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)" (#25318), "docker
+	// vllm/vllm-openai:v0.10.2 and vllm/vllm-openai:v0.11.0 failed"
+	// (#27251, the first).
+	for _, m := range imageTagRE.FindAllStringSubmatch(title, 4) {
+		if pkg := imagePackage(m[1], s); pkg != "" {
+			vs.set(pkg, m[2], tierTitle)
+		}
+	}
 	vs.spacedImageTags(title, s, tierTitle)
 	for _, lv := range labelledVersions {
 		if lv.pkg == "cuda" || lv.pkg == "rocm" || lv.pkg == "python" {
