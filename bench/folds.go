@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -222,6 +223,54 @@ func (s topSample) hits() int {
 // differences are about what the split alone moves, and this choice
 // makes the gap a little optimistic.
 const calibrationRidge = 3
+
+// minOutcomePosts is the fewest labelled posts of each outcome, a top
+// match staff would accept and one they would not, that a model is
+// fitted on (CheckOutcomes). The calibration's intercept is not
+// penalised, so with none of one outcome it runs to the edge of the
+// scale: the first twelve vllm-dev posts, whose top matches were all
+// right, gave a model that held every post 0.999 likely and so would
+// reply to anything. Five of each is the least that pins it to more than
+// a couple of posts; a forum that has fewer labels keeps the embedded
+// model.
+const minOutcomePosts = 5
+
+// OutcomeError reports labelled posts too one-sided to fit a calibrated
+// confidence on (CheckOutcomes).
+type OutcomeError struct {
+	Accepted, Rejected int // posts whose top match staff would, and would not, accept
+}
+
+func (e *OutcomeError) Error() string {
+	return fmt.Sprintf("the labelled posts give %d top matches staff would accept and %d they would not; "+
+		"a calibrated confidence needs at least %d of each: label more posts, among them posts Herald "+
+		"answers wrongly and posts nothing in the knowledge base answers (abstain), or keep the embedded model",
+		e.Accepted, e.Rejected, minOutcomePosts)
+}
+
+// CheckOutcomes reports an *OutcomeError when the posts a model m can
+// learn from, ranked by m, hold fewer than minOutcomePosts of either
+// outcome: whose top match staff would accept, and whose they would not.
+func CheckOutcomes(preds []Prediction, m *knowledge.Model) error {
+	var e OutcomeError
+	for _, p := range preds {
+		if !answerable(p) {
+			continue
+		}
+		ms := m.Rescore(slices.Clone(p.Matches))
+		switch {
+		case len(ms) == 0:
+		case p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID):
+			e.Accepted++
+		default:
+			e.Rejected++
+		}
+	}
+	if e.Accepted < minOutcomePosts || e.Rejected < minOutcomePosts {
+		return &e
+	}
+	return nil
+}
 
 // minTextCalibration is the fewest posts with a word-overlap top match
 // that a calibration of their own is fitted on (see calibrate).

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -221,5 +222,34 @@ func TestCalibrateFitsWordOverlapTops(t *testing.T) {
 	}
 	if _, text := calibrate(structured, scorer); text != nil {
 		t.Errorf("a text calibration %+v with no word-overlap top match", *text)
+	}
+}
+
+// TestCheckOutcomes: a fit needs posts of both outcomes; twelve posts
+// whose top matches are all right (as the first twelve vllm-dev posts
+// are) give a model that holds everything certain, so they are refused.
+func TestCheckOutcomes(t *testing.T) {
+	t.Parallel()
+	m := knowledge.DefaultModel()
+	posts := func(right, wrong int) []Prediction {
+		var ps []Prediction
+		for i := range right {
+			ps = append(ps, pred(fmt.Sprint("r", i), Support, "a", 5, "a"))
+		}
+		for i := range wrong {
+			ps = append(ps, pred(fmt.Sprint("w", i), Support, "x", 5, "a"))
+		}
+		// Not answerable: no labels, so no outcome.
+		return append(ps, Prediction{Case: Case{ID: "u", Category: Support}, Matches: []knowledge.Match{{ID: "a"}}})
+	}
+	var oe *OutcomeError
+	if err := CheckOutcomes(posts(12, 0), m); !errors.As(err, &oe) || oe.Accepted != 12 || oe.Rejected != 0 {
+		t.Errorf("twelve right, none wrong: %v", err)
+	}
+	if err := CheckOutcomes(posts(9, 4), m); !errors.As(err, &oe) || oe.Rejected != 4 {
+		t.Errorf("four wrong: %v", err)
+	}
+	if err := CheckOutcomes(posts(5, 5), m); err != nil {
+		t.Errorf("five of each: %v", err)
 	}
 }

@@ -49,13 +49,18 @@ func Answer(ctx context.Context, db *store.DB, cases []bench.Case) (*Run, error)
 }
 
 // Fit fits the model (weights, calibration, reply threshold and queue
-// floor) on all the cases, and names what it was fitted on.
-func (r *Run) Fit(o bench.FitOptions, name string) *knowledge.Model {
+// floor) on all the cases, and names what it was fitted on. Cases too
+// one-sided to calibrate a confidence on give a *bench.OutcomeError and
+// no model.
+func (r *Run) Fit(o bench.FitOptions, name string) (*knowledge.Model, error) {
 	m := bench.FitModel(r.Predictions, r.Answerer.Engine.Thresholds, o)
+	if err := bench.CheckOutcomes(r.Predictions, m); err != nil {
+		return nil, fmt.Errorf("fit on %s: %w", name, err)
+	}
 	m.FittedOn = fmt.Sprintf("%s: %d cases (%s)", name, len(r.Cases), countCategories(r.Cases))
 	kb := r.Answerer.Composition()
 	m.KnowledgeBase = &kb
-	return m
+	return m, nil
 }
 
 // CrossValidate fits on all folds but one and decides the held-out one,

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -90,16 +91,44 @@ func TestMeasureScoresBesideTheBaseline(t *testing.T) {
 	}
 }
 
-// TestFitNamesItsCases: a fitted model says what it was fitted on.
+// TestFitNamesItsCases: with enough posts of both outcomes (the toy
+// support post five times, with the two offload issues the pack ranks
+// first as fitting, and five times labelled abstain, where its top match
+// is then wrong) the fit gives a model that says what it was fitted on.
 func TestFitNamesItsCases(t *testing.T) {
 	t.Parallel()
-	run := answered(t)
-	m := run.Fit(bench.DefaultFitOptions(), "toy.jsonl")
-	if m.FittedOn != "toy.jsonl: 2 cases (1 support, 1 not_support)" {
+	var cases []bench.Case
+	for i := range 5 {
+		right, none := toyCases[0], toyCases[0]
+		right.ID, none.ID = fmt.Sprintf("S%d", i), fmt.Sprintf("A%d", i)
+		right.TopicMatch = []string{"vllm-project/vllm#51396"}
+		none.Category, none.Answers = bench.Abstain, nil
+		cases = append(cases, right, none)
+	}
+	m, err := answeredCases(t, cases).Fit(bench.DefaultFitOptions(), "toy.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.FittedOn != "toy.jsonl: 10 cases (5 support, 5 abstain)" {
 		t.Errorf("FittedOn = %q", m.FittedOn)
 	}
-	if m.Reply <= 0 || m.Reply > 1 {
+	if m.Reply <= 0 || m.Reply > 1.5 {
 		t.Errorf("reply threshold %v", m.Reply)
+	}
+}
+
+// TestFitRefusesOneSidedCases: two toy cases cannot calibrate a
+// confidence; the fit says so, with the counts, and gives no model.
+func TestFitRefusesOneSidedCases(t *testing.T) {
+	t.Parallel()
+	run := answered(t)
+	m, err := run.Fit(bench.DefaultFitOptions(), "toy.jsonl")
+	var oe *bench.OutcomeError
+	if m != nil || !errors.As(err, &oe) || !strings.Contains(err.Error(), "toy.jsonl") {
+		t.Fatalf("fit on two cases: model %v, error %v; want an OutcomeError naming the file", m, err)
+	}
+	if oe.Accepted+oe.Rejected > 2 {
+		t.Errorf("counted %d accepted and %d rejected top matches of two cases", oe.Accepted, oe.Rejected)
 	}
 }
 

@@ -165,7 +165,10 @@ func cmdFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if *folds > 0 {
 			fmt.Fprintln(stderr, run.Summary(run.CrossValidate(*folds, 1, o), *folds))
 		}
-		m := run.Fit(o, pos[0])
+		m, err := run.Fit(o, pos[0])
+		if err != nil {
+			return fmt.Errorf("kb fit: %w", err)
+		}
 		fmt.Fprintf(stderr, "fitted: reply at confidence %.3f, queue floor %.3f\n", m.Reply, m.QueueFloor)
 		if *out == "" {
 			return m.Write(stdout)
