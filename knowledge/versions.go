@@ -276,12 +276,18 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 			vs.set(m[1], m[2], tierListing)
 		}
 	}
-	for _, m := range imageTagRE.FindAllStringSubmatch(l, -1) {
+	vs.imageTags(l, s, tierListing)
+	vs.spacedImageTags(l, s, tierProse)
+}
+
+// imageTags reads the release of each image named with its tag in text
+// ("vllm/vllm-openai:v0.8.3", "intel/vllm:0.17.0-xpu") as its package's.
+func (vs *versionSet) imageTags(text string, s *Schema, tier int) {
+	for _, m := range imageTagRE.FindAllStringSubmatch(text, -1) {
 		if pkg := imagePackage(m[1], s); pkg != "" {
-			vs.set(pkg, m[2], tierListing)
+			vs.set(pkg, m[2], tier)
 		}
 	}
-	vs.spacedImageTags(l, s, tierProse)
 }
 
 // spacedImageTags reads a program's own image named with its release tag
@@ -374,11 +380,7 @@ func (vs *versionSet) title(title string, s *Schema) {
 	// vllm/vllm-openai:v0.10.2 (Works Fine on v0.10.1)" (#25318), "docker
 	// vllm/vllm-openai:v0.10.2 and vllm/vllm-openai:v0.11.0 failed"
 	// (#27251, the first).
-	for _, m := range imageTagRE.FindAllStringSubmatch(title, 4) {
-		if pkg := imagePackage(m[1], s); pkg != "" {
-			vs.set(pkg, m[2], tierTitle)
-		}
-	}
+	vs.imageTags(title, s, tierTitle)
 	vs.spacedImageTags(title, s, tierTitle)
 	for _, lv := range labelledVersions {
 		if lv.pkg == "cuda" || lv.pkg == "rocm" || lv.pkg == "python" {
