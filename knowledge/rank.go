@@ -135,14 +135,15 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 	// the GPUs it names however they were typed ("RTX5090"), and
 	// without its fences' language hints ("```json"), so that only what
 	// the post says moves the ranking, not how it is typed.
-	pt := newPostTokens(titleWords(titleText(p.Title)) + "\n" + withoutFenceInfo(normalizeText(p.Body)))
+	title := titleWords(titleText(p.Title))
+	pt := newPostTokens(title + "\n" + withoutFenceInfo(normalizeText(p.Body)))
 	for _, g := range f.GPUs {
 		for w := range tokenSet(g.Name) {
 			pt.words[w] = true
 		}
 	}
 	sc := &scorer{memo: memo, f: f, pt: pt, sigs: postSignatures(f), ver: f.packageVersion(),
-		title: tokenSet(titleWords(titleText(p.Title))), refs: map[string]bool{}}
+		title: tokenSet(title), refs: map[string]bool{}}
 	for _, r := range f.Refs {
 		sc.refs[r] = true
 	}

@@ -24,18 +24,48 @@ type symptomMemo struct {
 const symptomMemoMax = 50_000
 
 // titleTokens returns the words of an entry title, memoised with the
-// symptoms (a title is prepared like a described symptom).
+// symptoms under the title as written, so that a title seen before costs
+// one lookup; it is read as a post's title is (titleText, titleWords)
+// and prepared like a described symptom.
 func (sm *symptomMemo) titleTokens(title string) map[string]bool {
-	return sm.get("\x00title\x00" + titleWords(titleText(title))).tokens
+	key := "\x00title\x00" + title
+	if info, ok := sm.lookup(key); ok {
+		return info.tokens
+	}
+	info := prepareSymptom("\x00title\x00" + titleWords(titleText(title)))
+	sm.store(key, info)
+	return info.tokens
 }
 
 func (sm *symptomMemo) get(sym string) symptomInfo {
-	sm.mu.Lock()
-	info, ok := sm.m[sym]
-	sm.mu.Unlock()
-	if ok {
+	if info, ok := sm.lookup(sym); ok {
 		return info
 	}
+	info := prepareSymptom(sym)
+	sm.store(sym, info)
+	return info
+}
+
+func (sm *symptomMemo) lookup(key string) (symptomInfo, bool) {
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	info, ok := sm.m[key]
+	return info, ok
+}
+
+// store memoises info under key, emptying the memo first when it is full.
+func (sm *symptomMemo) store(key string, info symptomInfo) {
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	if sm.m == nil || len(sm.m) >= symptomMemoMax {
+		sm.m = make(map[string]symptomInfo)
+	}
+	sm.m[key] = info
+}
+
+// prepareSymptom prepares a symptom for comparison: its exception class
+// and the words of its message, paths masked.
+func prepareSymptom(sym string) symptomInfo {
 	class, msg := splitSymptom(sym)
 	msg = maskPathRE.ReplaceAllString(msg, " ")
 	if class == "" {
@@ -45,14 +75,7 @@ func (sm *symptomMemo) get(sym string) symptomInfo {
 		// be covered by a post that says it.
 		msg = flagMentionRE.ReplaceAllString(msg, " ")
 	}
-	info = symptomInfo{class: class, tokens: tokenSet(msg)}
-	sm.mu.Lock()
-	if sm.m == nil || len(sm.m) >= symptomMemoMax {
-		sm.m = make(map[string]symptomInfo)
-	}
-	sm.m[sym] = info
-	sm.mu.Unlock()
-	return info
+	return symptomInfo{class: class, tokens: tokenSet(msg)}
 }
 
 // splitSymptom splits "pkg.Class: message" into class and message; a
