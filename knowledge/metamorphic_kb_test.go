@@ -23,6 +23,10 @@ func newCorpusAnswerer(t *testing.T) *packAnswerer {
 	s := p.Schema()
 	entries := slices.Clone(p.Entries)
 	curated := len(entries)
+	kept := map[string]bool{}
+	for _, e := range entries {
+		kept[e.ID] = true
+	}
 	for _, is := range issues {
 		labels := make([]string, len(is.Labels))
 		for i, l := range is.Labels {
@@ -30,23 +34,11 @@ func newCorpusAnswerer(t *testing.T) *packAnswerer {
 		}
 		e := IssueEntry(Issue{Repo: "vllm-project/vllm", Number: is.Number, Title: is.Title, Body: is.Body,
 			URL: fmt.Sprintf("https://github.com/vllm-project/vllm/issues/%d", is.Number), State: "open", Labels: labels}, &s.Vocabulary)
-		if slices.ContainsFunc(entries[:curated], func(c Entry) bool { return c.ID == e.ID }) {
-			continue
+		if !kept[e.ID] {
+			entries = append(entries, e)
 		}
-		entries = append(entries, e)
 	}
-	b := NewIndexBuilder()
-	var ts TemplateSet
-	for i := range entries {
-		b.Add(int32(i), &entries[i])
-		ts.Add(&entries[i])
-	}
-	s.Templates = append(s.Templates, ts.Templates()...)
-	s.Prepare()
-	m := DefaultModelFor(Composition{Curated: curated, Imported: len(entries) - curated})
-	th := DefaultThresholds()
-	th.Reply = m.Reply
-	return &packAnswerer{schema: s, index: b.Build(), entries: entries, engine: &Engine{Model: m, Thresholds: th}}
+	return answererOver(s, entries, curated)
 }
 
 // TestMetamorphicAnswersWithCorpus holds the answers of the test and dev
