@@ -86,6 +86,24 @@ const innerFolds = 5
 // held-out confidences: each post decided by weights and a calibration
 // fitted without it (innerFolds-fold cross-validation).
 func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *knowledge.Model {
+	model, _ := fitModel(preds, base, o)
+	return model
+}
+
+// FitChecked is FitModel for a model to ship: when the sample its
+// calibration is fitted on holds fewer than minOutcomePosts top matches
+// of either outcome, it gives an *OutcomeError and no model.
+func FitChecked(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*knowledge.Model, error) {
+	model, sample := fitModel(preds, base, o)
+	if sample.Accepted < minOutcomePosts || sample.Rejected < minOutcomePosts {
+		return nil, &sample
+	}
+	return model, nil
+}
+
+// fitModel is FitModel, and the outcomes of the out-of-fold top matches
+// its calibration was fitted on.
+func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*knowledge.Model, OutcomeError) {
 	model := fitScoring(preds, o)
 	cases := make([]Case, len(preds))
 	for i, p := range preds {
@@ -110,7 +128,8 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	// confidence means what it says on posts the weights did not see; the
 	// thresholds are chosen on the same calibrated, out-of-fold
 	// confidences.
-	model.Calibration, model.TextCalibration = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
+	var sample OutcomeError
+	model.Calibration, model.TextCalibration, sample = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
 	for i := range preds {
 		m := *foldOf[i]
 		m.Calibration, m.TextCalibration = model.Calibration, model.TextCalibration
@@ -120,7 +139,7 @@ func FitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) *know
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
 	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score, its margin and whether the post is about another engine, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
-	return model
+	return model, sample
 }
 
 // fitScoring fits the weights and the calibration of a model.
@@ -141,7 +160,7 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 	} else {
 		model.Weights, model.Bias = knowledge.FitWeights(ex, o.L2, o.Prior)
 	}
-	model.Calibration, model.TextCalibration = calibrate(preds, func(int) *knowledge.Model { return model })
+	model.Calibration, model.TextCalibration, _ = calibrate(preds, func(int) *knowledge.Model { return model })
 	return model
 }
 
@@ -152,7 +171,8 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 // minTextCalibration posts, or posts of only one outcome, have such a top
 // match, a calibration of their own cannot be fitted, and theirs is the
 // one fitted on every top match together; with none at all it is nil.
-func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration) {
+// It also counts the sample's outcomes.
+func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowledge.Calibration, *knowledge.Calibration, OutcomeError) {
 	var structured, text topSample
 	for i, p := range preds {
 		if !answerable(p) {
@@ -172,9 +192,11 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}
 	c := structured.fit()
+	accepted := structured.hits() + text.hits()
+	sample := OutcomeError{Accepted: accepted, Rejected: len(structured.right) + len(text.right) - accepted}
 	switch hits := text.hits(); {
 	case len(text.right) == 0:
-		return c, nil
+		return c, nil, sample
 	case len(text.right) < minTextCalibration || hits == 0 || hits == len(text.right):
 		pooled := topSample{
 			scores:  slices.Concat(structured.scores, text.scores),
@@ -182,10 +204,10 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 			others:  slices.Concat(structured.others, text.others),
 			right:   slices.Concat(structured.right, text.right),
 		}.fit()
-		return c, &pooled
+		return c, &pooled, sample
 	}
 	t := text.fit()
-	return c, &t
+	return c, &t, sample
 }
 
 // topSample is what a calibration is fitted on: each post's top match's
@@ -225,8 +247,8 @@ func (s topSample) hits() int {
 const calibrationRidge = 3
 
 // minOutcomePosts is the fewest labelled posts of each outcome, a top
-// match staff would accept and one they would not, that a model is
-// fitted on (CheckOutcomes). The calibration's intercept is not
+// match staff would accept and one they would not, that a model to ship
+// is fitted on (FitChecked). The calibration's intercept is not
 // penalised, so with none of one outcome it runs to the edge of the
 // scale: the first twelve vllm-dev posts, whose top matches were all
 // right, gave a model that held every post 0.999 likely and so would
@@ -236,7 +258,8 @@ const calibrationRidge = 3
 const minOutcomePosts = 5
 
 // OutcomeError reports labelled posts too one-sided to fit a calibrated
-// confidence on (CheckOutcomes).
+// confidence on (FitChecked): the out-of-fold top matches the calibration
+// is fitted on, by outcome.
 type OutcomeError struct {
 	Accepted, Rejected int // posts whose top match staff would, and would not, accept
 }
@@ -246,30 +269,6 @@ func (e *OutcomeError) Error() string {
 		"a calibrated confidence needs at least %d of each: label more posts, among them posts Herald "+
 		"answers wrongly and posts nothing in the knowledge base answers (abstain), or keep the embedded model",
 		e.Accepted, e.Rejected, minOutcomePosts)
-}
-
-// CheckOutcomes reports an *OutcomeError when the posts a model m can
-// learn from, ranked by m, hold fewer than minOutcomePosts of either
-// outcome: whose top match staff would accept, and whose they would not.
-func CheckOutcomes(preds []Prediction, m *knowledge.Model) error {
-	var e OutcomeError
-	for _, p := range preds {
-		if !answerable(p) {
-			continue
-		}
-		ms := m.Rescore(slices.Clone(p.Matches))
-		switch {
-		case len(ms) == 0:
-		case p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID):
-			e.Accepted++
-		default:
-			e.Rejected++
-		}
-	}
-	if e.Accepted < minOutcomePosts || e.Rejected < minOutcomePosts {
-		return &e
-	}
-	return nil
 }
 
 // minTextCalibration is the fewest posts with a word-overlap top match

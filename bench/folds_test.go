@@ -180,7 +180,7 @@ func TestCalibrateFitsWordOverlapTops(t *testing.T) {
 		overlap := float64(i) / 4
 		preds = append(preds, textPred(string(rune('a'+i)), overlap, i >= 8))
 	}
-	_, text := calibrate(preds, scorer)
+	_, text, _ := calibrate(preds, scorer)
 	if text == nil {
 		t.Fatal("no text calibration from 16 posts with both outcomes")
 	}
@@ -208,29 +208,29 @@ func TestCalibrateFitsWordOverlapTops(t *testing.T) {
 	}
 	for name, few := range map[string][]Prediction{"too few": preds[:minTextCalibration-1], "one outcome": allWrong} {
 		all := slices.Concat(structured, few)
-		_, text := calibrate(all, scorer)
+		_, text, _ := calibrate(all, scorer)
 		var asStructured []Prediction
 		for _, p := range all {
 			p.Matches = slices.Clone(p.Matches)
 			p.Matches[0].Structured = true
 			asStructured = append(asStructured, p)
 		}
-		pooled, _ := calibrate(asStructured, scorer)
+		pooled, _, _ := calibrate(asStructured, scorer)
 		if text == nil || *text != pooled {
 			t.Errorf("%s: text calibration %+v, want the pooled one %+v", name, text, pooled)
 		}
 	}
-	if _, text := calibrate(structured, scorer); text != nil {
+	if _, text, _ := calibrate(structured, scorer); text != nil {
 		t.Errorf("a text calibration %+v with no word-overlap top match", *text)
 	}
 }
 
-// TestCheckOutcomes: a fit needs posts of both outcomes; twelve posts
-// whose top matches are all right (as the first twelve vllm-dev posts
-// are) give a model that holds everything certain, so they are refused.
-func TestCheckOutcomes(t *testing.T) {
+// TestFitCheckedNeedsBothOutcomes: a model to ship needs posts of both
+// outcomes; twelve posts whose top matches are all right (as the first
+// twelve vllm-dev posts are) give a model that holds everything certain,
+// so they are refused.
+func TestFitCheckedNeedsBothOutcomes(t *testing.T) {
 	t.Parallel()
-	m := knowledge.DefaultModel()
 	posts := func(right, wrong int) []Prediction {
 		var ps []Prediction
 		for i := range right {
@@ -242,14 +242,15 @@ func TestCheckOutcomes(t *testing.T) {
 		// Not answerable: no labels, so no outcome.
 		return append(ps, Prediction{Case: Case{ID: "u", Category: Support}, Matches: []knowledge.Match{{ID: "a"}}})
 	}
+	base, o := knowledge.DefaultThresholds(), DefaultFitOptions()
 	var oe *OutcomeError
-	if err := CheckOutcomes(posts(12, 0), m); !errors.As(err, &oe) || oe.Accepted != 12 || oe.Rejected != 0 {
-		t.Errorf("twelve right, none wrong: %v", err)
+	if m, err := FitChecked(posts(12, 0), base, o); m != nil || !errors.As(err, &oe) || oe.Accepted != 12 || oe.Rejected != 0 {
+		t.Errorf("twelve right, none wrong: model %v, %v", m, err)
 	}
-	if err := CheckOutcomes(posts(9, 4), m); !errors.As(err, &oe) || oe.Rejected != 4 {
+	if _, err := FitChecked(posts(9, 4), base, o); !errors.As(err, &oe) || oe.Rejected != 4 {
 		t.Errorf("four wrong: %v", err)
 	}
-	if err := CheckOutcomes(posts(5, 5), m); err != nil {
-		t.Errorf("five of each: %v", err)
+	if m, err := FitChecked(posts(5, 5), base, o); m == nil || err != nil {
+		t.Errorf("five of each: model %v, %v", m, err)
 	}
 }

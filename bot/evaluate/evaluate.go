@@ -53,8 +53,8 @@ func Answer(ctx context.Context, db *store.DB, cases []bench.Case) (*Run, error)
 // one-sided to calibrate a confidence on give a *bench.OutcomeError and
 // no model.
 func (r *Run) Fit(o bench.FitOptions, name string) (*knowledge.Model, error) {
-	m := bench.FitModel(r.Predictions, r.Answerer.Engine.Thresholds, o)
-	if err := bench.CheckOutcomes(r.Predictions, m); err != nil {
+	m, err := bench.FitChecked(r.Predictions, r.Answerer.Engine.Thresholds, o)
+	if err != nil {
 		return nil, fmt.Errorf("fit on %s: %w", name, err)
 	}
 	m.FittedOn = fmt.Sprintf("%s: %d cases (%s)", name, len(r.Cases), countCategories(r.Cases))
