@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -30,12 +31,32 @@ type env struct {
 	db    *store.DB
 	page  *httptest.Server
 	clock time.Time
-	id    int64 // a pending draft
+	id    int64       // a pending draft
+	log   *syncWriter // what the admin server logs
+}
+
+// syncWriter is a log sink the server's handlers write to while a test
+// reads it.
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, clock: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	e := &env{t: t, clock: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), log: &syncWriter{}}
 	e.forum = discoursetest.New(discoursetest.WithSSOSecret(ssoSecret), discoursetest.WithRateLimit(0))
 	t.Cleanup(e.forum.Close)
 	demo := e.forum.Seed("herald")
@@ -51,7 +72,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.page.Close)
 	srv, err := admin.New(admin.Config{DB: db, ForumURL: e.forum.URL, BaseURL: e.page.URL, Groups: []string{"support-team"},
 		Connect: &discourse.Connect{ForumURL: e.forum.URL, Secret: ssoSecret, Nonces: db, Now: func() time.Time { return e.clock }},
-		Now:     func() time.Time { return e.clock }})
+		Now:     func() time.Time { return e.clock }, Log: slog.New(slog.NewTextHandler(e.log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,5 +496,8 @@ func TestDamagedPayloadDoesNotTakeTheQueueDown(t *testing.T) {
 	}
 	if status, _ := get(t, c, e.page.URL+"/admin/history"); status != 200 {
 		t.Errorf("history with a damaged row: %d", status)
+	}
+	if !strings.Contains(e.log.String(), "undecodable action payload") {
+		t.Errorf("the damaged row was not logged:\n%s", e.log.String())
 	}
 }
