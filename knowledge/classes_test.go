@@ -1129,6 +1129,23 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// vLLM's collect_env prints "uv is set" when uv manages the
+			// environment (vllm-project/vllm#30320, #37828, #55193, each
+			// read as the command `uv is set`); a sentence about a tool in
+			// a log is no run of it. A run of the same tool still is.
+			name: "a sentence about a program in a log",
+			body: "```\nCollecting environment information...\nuv is set\n==============================\n        System Info\n==============================\ndocker is installed\nray was started with --head\n```\n\n```\nuv pip install vllm --torch-backend=auto\n```",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.String())
+				}
+				if want := []string{"uv pip install vllm --torch-backend=auto"}; !slices.Equal(got, want) {
+					t.Errorf("commands = %q, want %q", got, want)
+				}
+			},
+		},
+		{
 			name: "Python API call",
 			body: "```python\nllm = LLM(model=\"Qwen/Qwen2.5-7B-Instruct\", tensor_parallel_size=2, cpu_offload_gb=14)\n```",
 			check: func(t *testing.T, f Facts) {

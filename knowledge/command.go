@@ -317,7 +317,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	calls, envs := shellCalls(line, rest)
 	var out []Command
 	for i, words := range calls {
-		if len(words) == 0 || isVersionQuery(words) || isListingRow(words) {
+		if len(words) == 0 || isVersionQuery(words) || isListingRow(words) || isStatement(words) {
 			continue
 		}
 		if p := path.Base(words[0]); !s.knownProgram(p) && (i > 0 || !anyProgramRE.MatchString(strings.Join(words, " "))) {
@@ -656,6 +656,23 @@ func isVersionQuery(words []string) bool {
 // "vllm 0.6.1.post2"): a listing, not a run of the program.
 func isListingRow(words []string) bool {
 	return len(words) >= 2 && len(words) <= 4 && bareVersionRE.MatchString(words[1])
+}
+
+// statementVerbs are the verbs that follow a sentence's subject and never
+// a program's name: "uv is set", as vLLM's collect_env prints it when uv
+// manages the environment (vllm#30320, #37828, #55193), "docker is
+// installed", "ray was started".
+var statementVerbs = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "isn't": true, "wasn't": true,
+	"has": true, "hasn't": true, "does": true, "doesn't": true, "did": true, "didn't": true,
+	"will": true, "won't": true, "can't": true, "cannot": true, "seems": true,
+}
+
+// isStatement reports whether the words of a line are a sentence about a
+// program rather than a run of it: its second word is a verb no
+// subcommand, argument or option is spelled as.
+func isStatement(words []string) bool {
+	return len(words) >= 2 && statementVerbs[strings.ToLower(words[1])]
 }
 
 // ParseCommand parses one command line (as a label or a user would write
