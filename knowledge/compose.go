@@ -3,6 +3,7 @@ package knowledge
 import (
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -113,14 +114,7 @@ func Inert(s string) string { return inert(s) }
 func diagnosis(f *Facts, cited []Match) string {
 	var b strings.Builder
 	subject := "Your setup"
-	if c := mainCommand(f); c != nil {
-		what := c.Program
-		if c.Subcommand != "" {
-			what += " " + c.Subcommand
-		}
-		if c.api && c.Via != "" {
-			what = strings.TrimPrefix(c.Via, "python ") // LLM(), not a server
-		}
+	if c, what := mainCommand(f); c != nil {
 		subject = code(what)
 		if len(f.Models) > 0 {
 			subject += " with " + code(f.Models[0])
@@ -205,11 +199,21 @@ func errorPhrase(e ErrorInfo) string {
 	return "fails with " + code(e.Type)
 }
 
-func mainCommand(f *Facts) *Command {
-	// The main package's own command (a command line or an API call),
-	// the one with the most settings, as Facts.MainCommand prefers it:
-	// an issue template's "python collect_env.py" or a helper script
-	// named before it is not what failed.
+// mainCommand returns the command the reply names as the one that failed,
+// and how to name it, or nil when the post ran none that can have.
+//
+// The main package's own command (a command line or an API call), the one
+// with the most settings, comes first, as Facts.MainCommand prefers it: an
+// issue template's "python collect_env.py" or a helper script named before
+// it is not what failed. Else a command that runs the package without
+// being its program: a script run by an interpreter or launcher, named
+// with its script ("`python3 api_server.py`", "`bash
+// scripts/run_for_7B.sh`": "`python3` fails" says nothing, vllm-dev C1-009
+// and B005), or a tool handed the package as an option's value (`lm_eval
+// --model vllm`). A tool the post ran on the side (`git log` to show the commit
+// it built, vllm-dev C1-014; `conda create`; `docker build`; a pasted
+// diff) is not named: "`git` fails with `ValueError`" would blame it.
+func mainCommand(f *Facts) (*Command, string) {
 	var best *Command
 	for i := range f.Commands {
 		c := &f.Commands[i]
@@ -218,15 +222,55 @@ func mainCommand(f *Facts) *Command {
 		}
 	}
 	if best != nil {
-		return best
+		what := best.Program
+		if best.Subcommand != "" {
+			what += " " + best.Subcommand
+		}
+		if best.api && best.Via != "" {
+			what = strings.TrimPrefix(best.Via, "python ") // LLM(), not a server
+		}
+		return best, what
 	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
-		if c.Program != "docker" && c.Program != "podman" && c.Program != "pip" && c.Program != "pip3" {
-			return c
+		if script := scriptArg(c); script != "" {
+			return c, c.Program + " " + script
 		}
 	}
-	return nil
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if f.Package.Name != "" && runsPackage(c, f.Package.Name) {
+			return c, c.Program
+		}
+	}
+	return nil, ""
+}
+
+// scriptArg returns the script a command runs: its first argument when
+// that is a Python or shell file.
+func scriptArg(c *Command) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	switch a := c.Args[0]; path.Ext(a) {
+	case ".py", ".sh":
+		return a
+	}
+	return ""
+}
+
+// runsPackage reports whether a command is handed the package by name as
+// a long option's value (`lm_eval --model vllm`, `--backend vllm`). As an
+// argument the package is installed, not run (`pip install vllm`), and
+// which short options take a value is not known (`pip install -vvv
+// vllm`, vllm-dev C2-021).
+func runsPackage(c *Command, pkg string) bool {
+	for k, v := range c.Flags {
+		if strings.HasPrefix(k, "--") && strings.EqualFold(v, pkg) {
+			return true
+		}
+	}
+	return false
 }
 
 func platformName(p string) string {

@@ -63,6 +63,35 @@ func TestComposeNamesWhatFailed(t *testing.T) {
 	}
 }
 
+// TestComposeNamesOnlyWhatRunsThePackage: without the package's own
+// command, the reply names a script with the interpreter that ran it
+// (vllm-dev B005, C1-009) and a tool handed the package by option, but
+// not a tool run on the side: `git log` showing the commit a post built
+// (vllm-dev C1-014), `pip install -vvv vllm` (C2-021), `docker build`.
+func TestComposeNamesOnlyWhatRunsThePackage(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const failure = "\n\nValueError: No available memory for the cache blocks."
+	for body, want := range map[string]string{
+		"```\nbash scripts/run_for_7B_in_Linux_or_WSL.sh\n```":                  "`bash scripts/run_for_7B_in_Linux_or_WSL.sh` fails",
+		"```\npython3 api_server.py --model /data/m --port 7803\n```":           "`python3 api_server.py` with `/data/m` fails",
+		"```\nlm_eval --model vllm --tasks gsm8k\n```":                          "`lm_eval` fails",
+		"```\ngit log --oneline\n5eeabc2a (HEAD -> main) [Bugfix] Fix bnb\n```": "Your setup fails",
+		"```\npip install -vvv vllm\n```":                                       "Your setup fails",
+		"```\ndocker build -f docker/Dockerfile -t img .\n```":                  "Your setup fails",
+	} {
+		f, _ := Extract(Post{Body: body + failure}, p.Schema())
+		m := Match{ID: "e", Entry: Entry{ID: "e", Kind: KindIssue, URL: "https://example.org/e", Title: "t", Summary: "Lower the context."}}
+		reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"})
+		if !strings.HasPrefix(reply, want) {
+			t.Errorf("%q: reply opens %q, want %q", body, strings.SplitN(reply, "**", 2)[0], want)
+		}
+	}
+}
+
 func TestComposeIsBounded(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 2000)
