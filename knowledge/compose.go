@@ -146,12 +146,35 @@ func diagnosis(f *Facts, cited []Match) string {
 		}
 		// A docs page says how the thing works, not what went wrong.
 		label := "Likely cause"
-		if top.Kind == KindDocs {
+		switch {
+		case top.Kind == KindDocs:
 			label = "From the docs"
+		case len(f.Models) > 0 && cited[0].Evidence[fModel] == 0 && namesOwnModel(top, firstSentence(strings.Join(strings.Fields(top.Summary), " "))):
+			label = "Seen with another model"
 		}
 		fmt.Fprintf(&b, " **%s** (%s): %s", label, entryLink(top, false), cause)
 	}
 	return b.String()
+}
+
+// namesOwnModel reports whether the text a reply quotes from an entry
+// (as written, before it is made inert) names a model family of the entry's own. Cited for a post about another
+// model, such a report is a lead rather than the cause, and the reply
+// says so before its text names a model the asker does not run
+// (DeepSeek-V3.2's chat-template issue cited for Vicuna, Seed-X and
+// Mistral posts: vllm-dev C2-006, C2-005, B024). Text that names no model
+// (a rejected tool choice, a multimodal limit) applies as written.
+func namesOwnModel(e Entry, text string) bool {
+	fold := func(s string) string {
+		return strings.NewReplacer("-", "", " ", "", "_", "").Replace(strings.ToLower(s))
+	}
+	text = fold(text)
+	for _, fam := range e.Models {
+		if fam = fold(fam); fam != "" && strings.Contains(text, fam) {
+			return true
+		}
+	}
+	return false
 }
 
 // entryProse returns up to n sentences of an entry's text for a reply:

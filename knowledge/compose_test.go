@@ -92,6 +92,38 @@ func TestComposeNamesOnlyWhatRunsThePackage(t *testing.T) {
 	}
 }
 
+// TestComposeSaysWhenTheReportIsAboutAnotherModel: a cited report whose
+// text names its own model, for a post about another, is labelled as
+// such rather than as the likely cause (vllm-dev B024, C2-005, C2-006).
+func TestComposeSaysWhenTheReportIsAboutAnotherModel(t *testing.T) {
+	t.Parallel()
+	entry := func(summary string) Entry {
+		return Entry{ID: "e", Kind: KindIssue, URL: "https://example.org/e", Title: "t", Models: []string{"deepseek-v3.2"}, Summary: summary}
+	}
+	own := "The DeepSeek-V3.2 repository ships no Jinja chat template."
+	for _, tt := range []struct {
+		name   string
+		models []string
+		entry  Entry
+		same   bool // the ranking found the post's model family in the entry
+		want   string
+	}{
+		{"another model, named", []string{"model/vicuna-13b-v1.5"}, entry(own), false, "**Seen with another model**"},
+		{"the same model", []string{"deepseek-ai/DeepSeek-V3.2"}, entry(own), true, "**Likely cause**"},
+		{"no model in the text", []string{"model/vicuna-13b-v1.5"}, entry("Supply a chat template with --chat-template."), false, "**Likely cause**"},
+		{"no model in the post", nil, entry(own), false, "**Likely cause**"},
+	} {
+		f := Facts{Models: tt.models, Errors: []ErrorInfo{{Type: "ValueError", Message: "default chat template is no longer allowed"}}}
+		m := Match{ID: "e", Entry: tt.entry, Evidence: map[string]float64{}}
+		if tt.same {
+			m.Evidence[fModel] = 1
+		}
+		if reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"}); !strings.Contains(reply, tt.want) {
+			t.Errorf("%s: reply lacks %q:\n%s", tt.name, tt.want, reply)
+		}
+	}
+}
+
 func TestComposeIsBounded(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 2000)
