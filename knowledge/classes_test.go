@@ -64,6 +64,27 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The same wrap under the shell prompt and the environment
+			// assignments the terminal showed before the command
+			// (vllm-project/vllm#15016, a venv prompt; #16777, a root
+			// prompt and CUDA_VISIBLE_DEVICES).
+			name: "command wrapped by a terminal after a prompt",
+			body: "```\n(venv-llm) azureuser@a100gpu:/home/user/llm/src/benchmark/vllm$ vllm serve google/gemma-3-12b-it --chat-template /home/user/t.jinja --gpu-memory-utiliza\ntion 0.9 --max_model_len 8192\nINFO 03-18 08:50:29 [__init__.py:256] Automatically detected platform cuda.\n```\n\n```shell\nroot@6aa49b1572ea:~/llm/cohere/c4ai-command-a-03-2025# CUDA_VISIBLE_DEVICES=1,2,3  vllm serve /root/llm/cohere/c4ai-command-a-03-2025 -tp=2 --gpu-memory-utilization 0.95 --sw\nap-space 8 --max-num-seqs=1\n```\n",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.String())
+				}
+				want := []string{
+					"vllm serve google/gemma-3-12b-it --chat-template=/home/user/t.jinja --gpu-memory-utilization=0.9 --max-model-len=8192",
+					"vllm serve /root/llm/cohere/c4ai-command-a-03-2025 --gpu-memory-utilization=0.95 --max-num-seqs=1 --swap-space=8 --tensor-parallel-size=2",
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("commands:\n got %q\nwant %q", got, want)
+				}
+			},
+		},
+		{
 			// PyTorch's "cuda" names any GPU, AMD's too (torch.cuda.*,
 			// .to("cuda"): vllm-project/vllm#615, #1654, #9540, #1265),
 			// and vLLM's CUDA graphs run on every GPU platform (#1926,

@@ -49,12 +49,15 @@ var nonRunnerRE = regexp.MustCompile(`^\s*(?:sudo\s+)?(?:export\s|(?:uv\s+)?pip3
 
 // startsRun reports whether a line starts a run of one of the schema's
 // programs: the program and one of its subcommands ("vllm serve"), or
-// `python -m` and one of its modules.
+// `python -m` and one of its modules, after any shell prompt and
+// environment assignments (a command copied out of a terminal, as
+// wrapped ones are, keeps both: "root@6aa49b1572ea:~/llm# CUDA_VISIBLE_DEVICES=1,2,3
+// vllm serve … --sw" then "ap-space 8", vllm-project/vllm#16777).
 func (s *Schema) startsRun(line string) bool {
 	if s == nil {
 		return false
 	}
-	words := strings.Fields(line)
+	words := strings.Fields(envPrefixRE.ReplaceAllString(stripPrompt(line), ""))
 	if len(words) < 2 {
 		return false
 	}
