@@ -169,6 +169,17 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"vllm server 如何处理并发？", "谢谢", true},
 		{"Is it possible to serve two models from one server", "", true},
 		{"Memory leak after a day of serving", "RAM grows by 2 GB an hour.", true},
+		// A request for an explanation or advice without a question mark,
+		// as forum posts end ("Any ideas would help!", vllm-dev B004;
+		// "Any ideas or workarounds would be appreciated.", C1-029; the
+		// whole ask of vllm-project/vllm#823).
+		{"GPU memory requirement very high + tensor parallelization acts weird", "I am using a system with 2 A100 GPUs to run Llama2-13b chat model on vLLMs.\nIf I use tensor_parallel_size = 2, then the model takes up to 38GB on each GPU -- total 76GB.\n\nCan anyone explain the reason for this discrepancy", true},
+		{"Throughput halves with two replicas", "Same model, same load balancer. Any ideas would help!", true},
+		// A failure a title states without a problem word: an assertion
+		// from the log, something done silently (corpus #30320, #55193,
+		// whose bodies are cut environment reports).
+		{"v1 scheduler assert num_new_tokens > 0", "```\nCollecting environment information...\nPyTorch version: 2.8.0+cu128\n```", true},
+		{"LoRA adapter targeting no configured modules silently serves the base model", "```\nPyTorch version: 2.13.0+cu130\n```", true},
 		// The docs template holds questions as well as requests for
 		// pages; its own heading names an "issue", so only the title
 		// (or an error) makes it support.

@@ -114,6 +114,18 @@ var (
 	// bodyAsksRE is a body that asks something: a question mark, "how
 	// do I", "why", or a Chinese question word.
 	bodyAsksRE = regexp.MustCompile(`(?i)\?|\b(?:how (?:do|can|to|should)|why)\b|如何|怎么|为什么|为何|请问|吗|是否|能否`)
+	// quietFailureRE is a failure a title states without a problem word:
+	// an assertion quoted from the log ("v1 scheduler assert
+	// num_new_tokens > 0", vllm#30320; #9128, #11562) or something done
+	// silently ("LoRA adapter … silently serves the base model", #55193;
+	// #51198, #51396). No corpus feature request's title has either.
+	quietFailureRE = regexp.MustCompile(`(?i)\b(?:assert(?:ion)?|silent(?:ly)?)\b`)
+	// askedRE is a request for an explanation or advice written without a
+	// question mark, as forum posts end: "Can anyone explain the reason
+	// for this discrepancy" (vllm-project/vllm#823, about memory use under
+	// tensor parallelism, with no error and no problem word), "Any ideas",
+	// "Does anyone know how …", "Is this expected".
+	askedRE = regexp.MustCompile(`(?i)\b(?:(?:can|could|would) (?:anyone|anybody|someone|somebody|you) (?:please )?(?:explain|tell|advise|suggest|clarify|point)|(?:does|do) (?:anyone|anybody|someone|somebody) know|any (?:ideas?|clues?|suggestions?|thoughts|pointers|hints?|advice)\b|is (?:this|that|it) (?:expected|normal|intended)\b|(?:i'?m|i am|i was) wondering|please (?:advise|explain|suggest|clarify))`)
 	// questionRE is a question about behaviour written without a question
 	// mark: "What do max_num_seqs and max_model_len do", "Is it possible
 	// to …", "Does vllm support …".
@@ -146,7 +158,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 		// corpus #1869) is a question about behaviour.
 		return false
 	}
-	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title) || outputProblemRE.MatchString(title)
+	titleAsks := problemRE.MatchString(title) || questionRE.MatchString(title) || outputProblemRE.MatchString(title) || quietFailureRE.MatchString(title)
 	if docTitleRE.MatchString(title) {
 		// The template's own heading ("📚 The doc issue") would match
 		// problemRE in any body, so only the title and errors count.
@@ -155,7 +167,7 @@ func IsSupportQuestion(title string, f *Facts, body string) bool {
 	if len(f.Errors) > 0 || len(f.Commands) > 0 || supportTitleRE.MatchString(title) || titleAsks {
 		return true
 	}
-	return problemRE.MatchString(head)
+	return problemRE.MatchString(head) || askedRE.MatchString(head)
 }
 
 // Decide picks the decision and the matches to cite.
