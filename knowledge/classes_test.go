@@ -1059,6 +1059,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Cards counted in the plural ("2x3090s", vllm-project/vllm#17854;
+			// "updated for 5090s yet", vllm-dev C1-001).
+			name: "GeForce model numbers in the plural",
+			body: "### Your current environment\n\n2x3090s\n\nIt was never updated for 5090s yet.",
+			check: func(t *testing.T, f Facts) {
+				want := []GPU{{Name: "RTX 3090", Count: 2}, {Name: "RTX 5090"}}
+				if !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			// The 20 series, modded to 22G in many Chinese posts
 			// ("2080ti 22G * 4", vllm#3764 and #35854; "在三张 2080ti
 			// 22G 上", a vllm-dev post; "I used 2080Ti", vllm#2140), and

@@ -307,8 +307,10 @@ func gpuPlatform(gpus []GPU, s *Schema) string {
 //
 // The 20 series is read too ("2080ti 22G * 4", vllm#3764 and #35854;
 // "2080Ti which has 22GB", vllm#2140; two vllm-dev posts), and so is the
-// D of China's 4090D. A Ti or D glued to the number is itself a cue.
-var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
+// D of China's 4090D. A Ti or D glued to the number is itself a cue, and
+// so is a plural, as people count their cards ("2x3090s",
+// vllm-project/vllm#17854; "updated for 5090s yet", vllm-dev C1-001).
+var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?(s)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
 
 // cardWordsBefore are the words before a bare model number that make it a
 // card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
@@ -351,7 +353,7 @@ func bareGeForces(text string, read []GPU) []GPU {
 		// after any template tag, is what the post is about.
 		titleHead := !strings.Contains(text[:start], "\n") && stripTitleTemplate(text[:start]) == ""
 		counted := ix[2] >= 0 || len(word) == 1 && word[0] >= '1' && word[0] <= '9'
-		cue := counted || ix[6] >= 0 || ix[8] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
+		cue := counted || ix[6] >= 0 || ix[8] >= 0 || ix[10] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
 			slices.ContainsFunc(cardSuffixesBefore, func(s string) bool { return strings.HasSuffix(word, s) })
 		if !cue {
 			continue
