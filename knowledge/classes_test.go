@@ -1059,6 +1059,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// One card named short in the prose and in full in the
+			// environment report is one card (vllm-project/vllm#7951 and
+			// #16474, MI300X; #6250, A100; #19906, RTX 5080; vllm-dev
+			// C1-028, V100); an A10 is not an A100.
+			name: "a GPU named short and in full",
+			body: "Mi300x x8 unable to launch.\n\n```\nGPU models and configuration: AMD Instinct MI300X (gfx942:sramecc+:xnack-)\n```\n\nOur other box has an A10 and an NVIDIA A100.",
+			check: func(t *testing.T, f Facts) {
+				want := []GPU{{Name: "AMD Instinct MI300X", Count: 8}, {Name: "A10"}, {Name: "NVIDIA A100"}}
+				if !slices.Equal(f.GPUs, want) {
+					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
+				}
+			},
+		},
+		{
 			// Cards counted in the plural ("2x3090s", vllm-project/vllm#17854;
 			// "updated for 5090s yet", vllm-dev C1-001).
 			name: "GeForce model numbers in the plural",

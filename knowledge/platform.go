@@ -248,6 +248,55 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
+// mergeShortNames makes one card of a GPU named short and in full in the
+// same post: "MI300X" in the prose and "AMD Instinct MI300X" in the
+// environment report (vllm-project/vllm#7951, #16474), "A100" and "NVIDIA
+// A100" (#6250), "RTX 5080" and "NVIDIA GeForce RTX 5080" (#19906). The
+// short name must be the full one's last words, so "A10" stays apart from
+// "A100". The card keeps the full name, at the place either was read
+// first, with the count and memory either gave.
+func mergeShortNames(gpus []GPU) []GPU {
+	words := func(g GPU) []string { return strings.Fields(strings.ToLower(g.Name)) }
+	fullOf := make([]int, len(gpus)) // the index of the fuller name of each, or -1
+	for i, g := range gpus {
+		fullOf[i] = -1
+		w := words(g)
+		for j, h := range gpus {
+			if v := words(h); j != i && len(v) > len(w) && len(w) > 0 && slices.Equal(v[len(v)-len(w):], w) {
+				fullOf[i] = j
+				break
+			}
+		}
+	}
+	out := gpus[:0:0]
+	placed := map[int]int{} // index of a full name → its place in out
+	for i, g := range gpus {
+		full := i
+		if fullOf[i] >= 0 {
+			full = fullOf[i]
+		}
+		if k, ok := placed[full]; ok {
+			if out[k].Count == 0 {
+				out[k].Count = g.Count
+			}
+			if out[k].MemoryGiB == 0 {
+				out[k].MemoryGiB = g.MemoryGiB
+			}
+			continue
+		}
+		f := gpus[full]
+		if f.Count == 0 {
+			f.Count = g.Count
+		}
+		if f.MemoryGiB == 0 {
+			f.MemoryGiB = g.MemoryGiB
+		}
+		placed[full] = len(out)
+		out = append(out, f)
+	}
+	return out
+}
+
 // dropUnnamedTwins removes a GPU read from its memory alone ("45GB
 // VRAM", "24 GB GPU") when a named one has the same memory: "NVIDIA L40S
 // (45GB VRAM)" is one card, not two. Memory called VRAM is the named
@@ -464,7 +513,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		out = append(out, g)
 	}
 	out = append(out, bareGeForces(text, out)...)
-	out = dropUnnamedTwins(out)
+	out = mergeShortNames(dropUnnamedTwins(out))
 	for _, e := range errs {
 		if total, ok := e.Numbers["oom_total_gib"]; ok {
 			if len(out) == 0 {
