@@ -1073,6 +1073,25 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// collect_env pasted without fences, in its old and new
+			// layouts (vllm-project/vllm#6250, #19489; ten more corpus
+			// posts on CUDA, XPU, TPU and CPU): its lines stating what the
+			// set-up does not have tag no topic. A ROCm post still is one.
+			name: "an environment report's absences tag no topic",
+			check: func(t *testing.T, _ Facts) {
+				for body, rocm := range map[string]bool{
+					"Collecting environment information...\nPyTorch version: 2.3.0+cu121\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A\n\nvllm serve m --max-lora-rank 64 fails": false,
+					"PyTorch version              : 2.7.0+cu128\nROCM used to build PyTorch   : N/A\n\nThe server hangs.":                                                                                                       false,
+					"PyTorch version: 2.5.0+rocm6.2\nROCM used to build PyTorch: 6.2.41133\n\nThe server hangs on my MI300X.":                                                                                                   true,
+				} {
+					f, _ := Extract(Post{Body: body}, s)
+					if slices.Contains(f.Topics, "rocm") != rocm {
+						t.Errorf("%q: topics = %v, rocm want %v", body, f.Topics, rocm)
+					}
+				}
+			},
+		},
+		{
 			// Cards counted in the plural ("2x3090s", vllm-project/vllm#17854;
 			// "updated for 5090s yet", vllm-dev C1-001).
 			name: "GeForce model numbers in the plural",

@@ -67,9 +67,16 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	// every engine's status line is no post about the KV cache. The
 	// engine's dump of its configuration is the exception: its set
 	// settings are the poster's ("quantization=awq"; unsetSettingRE
-	// drops the unset ones).
+	// drops the unset ones). An environment report's line that states an
+	// absence ("ROCM used to build PyTorch: N/A") names what the set-up
+	// does not have, as the platform reader knows: pasted without fences
+	// it tagged twelve corpus posts on CUDA, XPU, TPU and CPU with rocm
+	// (vllm-project/vllm#6250, #19489, #41663, …).
 	var prose []string
 	for _, l := range doc.prose {
+		if absentLineRE.MatchString(l) {
+			continue
+		}
 		if logPrefixRE.FindString(l) == "" || len(settingPairRE.FindAllStringIndex(l, 3)) == 3 {
 			prose = append(prose, l)
 		}

@@ -138,7 +138,14 @@ type Issue struct {
 //     Scout", "llama 4 scout instruct").
 //   - 37: NVIDIA's GPU architectures (Hopper, Blackwell, …) name the
 //     CUDA platform ("… on Hopper" in a title).
-const Reading = 37
+//   - 38: a sentence about a program in a log ("uv is set") runs
+//     nothing, a terminal's wrap is joined after a shell prompt, GeForce
+//     numbers in the plural and a GPU named short and in full are read as
+//     one card each, and an environment report's absent platforms ("ROCM
+//     used to build PyTorch: N/A") tag no topic when pasted without
+//     fences. (Issue and docs entries read the same as at 37; a learned
+//     topic's facts may differ.)
+const Reading = 38
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
