@@ -144,8 +144,9 @@ var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|dock
 // line when a terminal's wrap, not its writer, broke it: a run of one of
 // the schema's programs at least minWrappedRun long, ending inside a word
 // (no space, no backslash), followed by a line that goes on inside that
-// word, then sets options (wrapTailRE) and starts no program of its own
-// (newRunRE). Text copied out of tmux, screen or a web console keeps the
+// word, then sets options (wrapTailRE) and starts neither a program of
+// its own (newRunRE) nor a prompt (a theme's "➜  vllm git:(main) ✗ vllm
+// serve …" on the next line is the next command). Text copied out of tmux, screen or a web console keeps the
 // wrap's newline: "--hos" then "t 0.0.0.0 --port 8011"
 // (vllm-project/vllm#35603, twice in one command), "--model TheBlok"
 // then "e/WizardLM-13B-V1.2-AWQ --quantization awq" (#1215). The halves
@@ -162,7 +163,7 @@ func joinTerminalWraps(lines []string, s *Schema) []string {
 		if i > 0 {
 			if cur.Len() >= minWrappedRun && cur.Len()+len(l) < maxCommandBytes &&
 				!strings.ContainsAny(cur.String()[cur.Len()-1:], " \t\\") &&
-				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) {
+				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) && stripPrompt(l) == l {
 				if runs == 0 {
 					runs = -1
 					if s.startsRun(strings.TrimSpace(cur.String())) {
