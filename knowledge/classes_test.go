@@ -1092,6 +1092,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A parser is named after the family whose output it reads;
+			// its name written again in a title or a sentence is the
+			// parser, not a model (vllm-dev C2-018's title "… despite
+			// --tool-call-parser glm47"; corpus #17369 and #17506).
+			name:   "a parser's name is no model",
+			title:  "[Bug]: No tool_calls in GLM-4.7-Flash responses despite --tool-call-parser glm47",
+			body:   "```\nvllm serve zai-org/GLM-4.7-Flash --enable-auto-tool-choice --tool-call-parser glm47 --reasoning-parser glm45\n```\n\nWith the glm45 reasoning parser the content is empty.",
+			models: []string{"zai-org/GLM-4.7-Flash", "GLM-4.7-Flash"},
+		},
+		{
 			// Cards counted in the plural ("2x3090s", vllm-project/vllm#17854;
 			// "updated for 5090s yet", vllm-dev C1-001).
 			name: "GeForce model numbers in the plural",

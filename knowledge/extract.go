@@ -25,7 +25,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	if f.Platform == "" {
 		f.Platform = gpuPlatform(f.GPUs, s)
 	}
-	f.Models = extractModels(doc, f.Commands, s)
+	f.Models = extractModels(doc, f.Commands, f.MentionedFlags, s)
 	lines := doc.lines()
 	f.OS = firstMatch(osRE, lines)
 	f.Python = firstMatch(pythonVerRE, lines)

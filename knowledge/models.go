@@ -29,15 +29,16 @@ var notModelOrgs = map[string]bool{
 // written in the text. Text candidates must look like a
 // model: an org/name whose name carries a model family word or a size
 // ("7B"), or a bare name that starts with a family word and has a number.
-func extractModels(doc *document, cmds []Command, s *Schema) []string {
+func extractModels(doc *document, cmds []Command, mentioned map[string]string, s *Schema) []string {
 	var out []string
+	parsers := parserNames(cmds, mentioned)
 	add := func(m string) {
 		m = strings.TrimRight(strings.Trim(m, "'\"`"), ".,;:)")
 		// A script, template or configuration file is no model, wherever
 		// it stands: "python examples/bug_example.py" (vllm#7160),
 		// chat_template="examples/tool_chat_template_llama3.1_json.jinja"
 		// (vllm#16341).
-		if m == "" || contains(out, m) || isCodeFile(m) {
+		if m == "" || contains(out, m) || isCodeFile(m) || parsers[strings.ToLower(m)] {
 			return
 		}
 		out = append(out, m)
@@ -55,6 +56,32 @@ func extractModels(doc *document, cmds []Command, s *Schema) []string {
 		out = out[:8]
 	}
 	return out
+}
+
+// parserNames returns the values the post gives a parser option
+// (--tool-call-parser, --reasoning-parser), lowercased. Parsers are named
+// after the model families whose output they read ("glm47", "qwen3",
+// "gemma4", "deepseek_r1"), so the same word written elsewhere in the post
+// ("despite --tool-call-parser glm47" in a title) names the parser, not a
+// model: corpus #17369 and #17506, vllm-dev B001, B048, C2-017, C2-018,
+// C2-030, C2-033 and C2-040 read one as their model. The model itself is
+// named in full where the post runs it.
+func parserNames(cmds []Command, mentioned map[string]string) map[string]bool {
+	names := map[string]bool{}
+	note := func(flag, v string) {
+		if strings.HasSuffix(flag, "-parser") && v != "" {
+			names[strings.ToLower(v)] = true
+		}
+	}
+	for _, c := range cmds {
+		for k, v := range c.Flags {
+			note(k, v)
+		}
+	}
+	for k, v := range mentioned {
+		note(k, v)
+	}
+	return names
 }
 
 // commandModels adds the models command lines name: a program's model
