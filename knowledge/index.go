@@ -170,7 +170,14 @@ func PostKeys(p Post, f *Facts) []string {
 	for _, t := range f.Topics {
 		add("g:" + t)
 	}
-	for _, m := range f.Models {
+	// A parser option names the family whose output it reads
+	// (--tool-call-parser glm47): no model of the post's (parserNames),
+	// but a family it runs, whose entries are candidates as a model's are.
+	families := f.Models
+	for p := range parserNames(f.Commands, f.MentionedFlags) {
+		families = append(families[:len(families):len(families)], p)
+	}
+	for _, m := range families {
 		_, name, ok := strings.Cut(m, "/")
 		if !ok {
 			name = m

@@ -193,3 +193,25 @@ func TestWithoutFenceInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestPostKeysReadParserFamilies: a parser option's value is no model of
+// the post's, but names the family it runs, so the post's candidates are
+// found by it as by a model (vllm-dev C2-017, C2-030, C2-033).
+func TestPostKeysReadParserFamilies(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	post := Post{Body: "```\nvllm serve /models/m --enable-auto-tool-choice --tool-call-parser glm45\n```\nNo tool calls come back."}
+	f, err := Extract(post, p.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(f.Models, "glm45") {
+		t.Errorf("models = %q: a parser read as a model", f.Models)
+	}
+	if keys := PostKeys(post, &f); !slices.Contains(keys, "m:glm45") {
+		t.Errorf("keys = %q, want the parser's family m:glm45", keys)
+	}
+}
