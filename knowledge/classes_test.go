@@ -19,10 +19,12 @@ func TestReadingClasses(t *testing.T) {
 	s := p.Schema()
 	tests := []struct {
 		name, title, body string
-		// models and errors, when set, are the models the post must
-		// name and its errors ("Type: message"), in order.
-		models, errors []string
-		check          func(t *testing.T, f Facts)
+		// models, errors, commands and gpus, when set, are the models
+		// the post must name, its errors ("Type: message"), its command
+		// lines (Command.String) and its GPUs, in order.
+		models, errors, commands []string
+		gpus                     []GPU
+		check                    func(t *testing.T, f Facts)
 	}{
 		{
 			name: "command and error inside one sentence",
@@ -48,19 +50,10 @@ func TestReadingClasses(t *testing.T) {
 			// is a command of its own (#17637, #2248, #4412).
 			name: "command wrapped by a terminal inside a word",
 			body: "```\nvllm serve --model /data/model/Qwen3-VL-Embedding-8B --task embedding --hos\nt 0.0.0.0 --port 8011 --max-model-len 8192 --dtype bfloat16 --gpu-memory-utili\nzation 0.85 --enforce-eager\n```\n\n```\npython -m vllm.entrypoints.openai.api_server --served-model-name gpt-4 --model TheBlok\ne/WizardLM-13B-V1.2-AWQ --quantization awq\n```\n\n```\nvllm serve mistralai/Ministral-8B-Instruct-2410 --max-model-len 4096 --enforce-eager\ncurl -s -X POST http://localhost:8000/v1/completions --data-binary @req.json\n```\n",
-			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, c := range f.Commands {
-					got = append(got, c.String())
-				}
-				want := []string{
-					"vllm serve --dtype=bfloat16 --enforce-eager --gpu-memory-utilization=0.85 --host=0.0.0.0 --max-model-len=8192 --model=/data/model/Qwen3-VL-Embedding-8B --port=8011 --task=embedding",
-					"vllm serve --model=TheBloke/WizardLM-13B-V1.2-AWQ --quantization=awq --served-model-name=gpt-4",
-					"vllm serve mistralai/Ministral-8B-Instruct-2410 --enforce-eager --max-model-len=4096",
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("commands:\n got %q\nwant %q", got, want)
-				}
+			commands: []string{
+				"vllm serve --dtype=bfloat16 --enforce-eager --gpu-memory-utilization=0.85 --host=0.0.0.0 --max-model-len=8192 --model=/data/model/Qwen3-VL-Embedding-8B --port=8011 --task=embedding",
+				"vllm serve --model=TheBloke/WizardLM-13B-V1.2-AWQ --quantization=awq --served-model-name=gpt-4",
+				"vllm serve mistralai/Ministral-8B-Instruct-2410 --enforce-eager --max-model-len=4096",
 			},
 		},
 		{
@@ -70,18 +63,9 @@ func TestReadingClasses(t *testing.T) {
 			// prompt and CUDA_VISIBLE_DEVICES).
 			name: "command wrapped by a terminal after a prompt",
 			body: "```\n(venv-llm) azureuser@a100gpu:/home/user/llm/src/benchmark/vllm$ vllm serve google/gemma-3-12b-it --chat-template /home/user/t.jinja --gpu-memory-utiliza\ntion 0.9 --max_model_len 8192\nINFO 03-18 08:50:29 [__init__.py:256] Automatically detected platform cuda.\n```\n\n```shell\nroot@6aa49b1572ea:~/llm/cohere/c4ai-command-a-03-2025# CUDA_VISIBLE_DEVICES=1,2,3  vllm serve /root/llm/cohere/c4ai-command-a-03-2025 -tp=2 --gpu-memory-utilization 0.95 --sw\nap-space 8 --max-num-seqs=1\n```\n",
-			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, c := range f.Commands {
-					got = append(got, c.String())
-				}
-				want := []string{
-					"vllm serve google/gemma-3-12b-it --chat-template=/home/user/t.jinja --gpu-memory-utilization=0.9 --max-model-len=8192",
-					"vllm serve /root/llm/cohere/c4ai-command-a-03-2025 --gpu-memory-utilization=0.95 --max-num-seqs=1 --swap-space=8 --tensor-parallel-size=2",
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("commands:\n got %q\nwant %q", got, want)
-				}
+			commands: []string{
+				"vllm serve google/gemma-3-12b-it --chat-template=/home/user/t.jinja --gpu-memory-utilization=0.9 --max-model-len=8192",
+				"vllm serve /root/llm/cohere/c4ai-command-a-03-2025 --gpu-memory-utilization=0.95 --max-num-seqs=1 --swap-space=8 --tensor-parallel-size=2",
 			},
 		},
 		{
@@ -598,12 +582,7 @@ func TestReadingClasses(t *testing.T) {
 			// as the count ("2 RTX 3090 GPUs", Graph-COM/SubgraphRAG#19).
 			name: "GPUs the pack names, with counts",
 			body: "GPU: A800 * 8\n\nThe other box has 4*L40S and a P40; the A1000 board is not used.\n- GPU: Tesla T4 (16GB) x 2\n\nSince 2024 XT cards were sold too; mine is an AMD Radeon 7900 xtx.\nFor reference, I am using 2 RTX 3090 GPUs (CUDA 12 H100s elsewhere).",
-			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}, {Name: "AMD Radeon 7900 xtx"}, {Name: "RTX 3090", Count: 2}, {Name: "H100"}}
-				if !slices.Equal(f.GPUs, want) {
-					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
-				}
-			},
+			gpus: []GPU{{Name: "A800", Count: 8}, {Name: "L40S", Count: 4}, {Name: "P40"}, {Name: "T4", MemoryGiB: 16, Count: 2}, {Name: "AMD Radeon 7900 xtx"}, {Name: "RTX 3090", Count: 2}, {Name: "H100"}},
 		},
 		{
 			// A sentence that names the program before it runs it (the
@@ -1065,12 +1044,7 @@ func TestReadingClasses(t *testing.T) {
 			// C1-028, V100); an A10 is not an A100.
 			name: "a GPU named short and in full",
 			body: "Mi300x x8 unable to launch.\n\n```\nGPU models and configuration: AMD Instinct MI300X (gfx942:sramecc+:xnack-)\n```\n\nOur other box has an A10 and an NVIDIA A100.",
-			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "AMD Instinct MI300X", Count: 8}, {Name: "A10"}, {Name: "NVIDIA A100"}}
-				if !slices.Equal(f.GPUs, want) {
-					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
-				}
-			},
+			gpus: []GPU{{Name: "AMD Instinct MI300X", Count: 8}, {Name: "A10"}, {Name: "NVIDIA A100"}},
 		},
 		{
 			// collect_env pasted without fences, in its old and new
@@ -1106,12 +1080,7 @@ func TestReadingClasses(t *testing.T) {
 			// "updated for 5090s yet", vllm-dev C1-001).
 			name: "GeForce model numbers in the plural",
 			body: "### Your current environment\n\n2x3090s\n\nIt was never updated for 5090s yet.",
-			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "RTX 3090", Count: 2}, {Name: "RTX 5090"}}
-				if !slices.Equal(f.GPUs, want) {
-					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
-				}
-			},
+			gpus: []GPU{{Name: "RTX 3090", Count: 2}, {Name: "RTX 5090"}},
 		},
 		{
 			// The 20 series, modded to 22G in many Chinese posts
@@ -1121,12 +1090,7 @@ func TestReadingClasses(t *testing.T) {
 			// it is spaced.
 			name: "GeForce 20 series, D and Ti spellings",
 			body: "4 * 2080ti 22G fails. 我用的是4090D显卡. My other box has an RTX3090Ti and a rtx 4060ti.",
-			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "RTX 3090 Ti"}, {Name: "RTX 4060 Ti"}, {Name: "RTX 2080 Ti", Count: 4}, {Name: "RTX 4090 D"}}
-				if !slices.Equal(f.GPUs, want) {
-					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
-				}
-			},
+			gpus: []GPU{{Name: "RTX 3090 Ti"}, {Name: "RTX 4060 Ti"}, {Name: "RTX 2080 Ti", Count: 4}, {Name: "RTX 4090 D"}},
 		},
 		{
 			// The memory written after a bare model number is that card's.
@@ -1209,17 +1173,9 @@ func TestReadingClasses(t *testing.T) {
 			// environment (vllm-project/vllm#30320, #37828, #55193, each
 			// read as the command `uv is set`); a sentence about a tool in
 			// a log is no run of it. A run of the same tool still is.
-			name: "a sentence about a program in a log",
-			body: "```\nCollecting environment information...\nuv is set\n==============================\n        System Info\n==============================\ndocker is installed\nray was started with --head\n```\n\n```\nuv pip install vllm --torch-backend=auto\n```",
-			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, c := range f.Commands {
-					got = append(got, c.String())
-				}
-				if want := []string{"uv pip install vllm --torch-backend=auto"}; !slices.Equal(got, want) {
-					t.Errorf("commands = %q, want %q", got, want)
-				}
-			},
+			name:     "a sentence about a program in a log",
+			body:     "```\nCollecting environment information...\nuv is set\n==============================\n        System Info\n==============================\ndocker is installed\nray was started with --head\n```\n\n```\nuv pip install vllm --torch-backend=auto\n```",
+			commands: []string{"uv pip install vllm --torch-backend=auto"},
 		},
 		{
 			name: "Python API call",
@@ -1323,6 +1279,18 @@ func TestReadingClasses(t *testing.T) {
 				if !slices.Equal(got, tt.errors) {
 					t.Errorf("errors = %q, want %q", got, tt.errors)
 				}
+			}
+			if tt.commands != nil {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.String())
+				}
+				if !slices.Equal(got, tt.commands) {
+					t.Errorf("commands:\n got %q\nwant %q", got, tt.commands)
+				}
+			}
+			if tt.gpus != nil && !slices.Equal(f.GPUs, tt.gpus) {
+				t.Errorf("gpus = %+v, want %+v", f.GPUs, tt.gpus)
 			}
 			if tt.check != nil {
 				tt.check(t, f)
