@@ -114,7 +114,7 @@ func Inert(s string) string { return inert(s) }
 func diagnosis(f *Facts, cited []Match) string {
 	var b strings.Builder
 	subject := "Your setup"
-	if c, what := mainCommand(f); c != nil {
+	if what := whatFailed(f); what != "" {
 		subject = code(what)
 		if len(f.Models) > 0 {
 			subject += " with " + code(f.Models[0])
@@ -157,13 +157,14 @@ func diagnosis(f *Facts, cited []Match) string {
 	return b.String()
 }
 
-// namesOwnModel reports whether the text a reply quotes from an entry
-// (as written, before it is made inert) names a model family of the entry's own. Cited for a post about another
-// model, such a report is a lead rather than the cause, and the reply
-// says so before its text names a model the asker does not run
-// (DeepSeek-V3.2's chat-template issue cited for Vicuna, Seed-X and
-// Mistral posts: vllm-dev C2-006, C2-005, B024). Text that names no model
-// (a rejected tool choice, a multimodal limit) applies as written.
+// namesOwnModel reports whether the text a reply quotes from an entry (as
+// written, before it is made inert) names a model family of the entry's
+// own. Cited for a post about another model, such a report is a lead
+// rather than the cause, and the reply says so before its text names a
+// model the asker does not run (DeepSeek-V3.2's chat-template issue cited
+// for Vicuna, Seed-X and Mistral posts: vllm-dev C2-006, C2-005, B024).
+// Text that names no model (a rejected tool choice, a multimodal limit)
+// applies as written.
 func namesOwnModel(e Entry, text string) bool {
 	fold := func(s string) string {
 		return strings.NewReplacer("-", "", " ", "", "_", "").Replace(strings.ToLower(s))
@@ -222,8 +223,8 @@ func errorPhrase(e ErrorInfo) string {
 	return "fails with " + code(e.Type)
 }
 
-// mainCommand returns the command the reply names as the one that failed,
-// and how to name it, or nil when the post ran none that can have.
+// whatFailed names the command the reply says failed, as the post ran
+// it, or returns "" when the post ran none that can have.
 //
 // The main package's own command (a command line or an API call), the one
 // with the most settings, comes first, as Facts.MainCommand prefers it: an
@@ -232,11 +233,12 @@ func errorPhrase(e ErrorInfo) string {
 // being its program: a script run by an interpreter or launcher, named
 // with its script ("`python3 api_server.py`", "`bash
 // scripts/run_for_7B.sh`": "`python3` fails" says nothing, vllm-dev C1-009
-// and B005), or a tool handed the package as an option's value (`lm_eval
-// --model vllm`). A tool the post ran on the side (`git log` to show the commit
-// it built, vllm-dev C1-014; `conda create`; `docker build`; a pasted
-// diff) is not named: "`git` fails with `ValueError`" would blame it.
-func mainCommand(f *Facts) (*Command, string) {
+// and B005), or a tool handed the package as an option's value
+// (`lm_eval --model vllm`). A tool the post ran on the side (`git log` to
+// show the commit it built, vllm-dev C1-014; `conda create`; `docker
+// build`; a pasted diff) is not named: "`git` fails with `ValueError`"
+// would blame it.
+func whatFailed(f *Facts) string {
 	var best *Command
 	for i := range f.Commands {
 		c := &f.Commands[i]
@@ -252,21 +254,21 @@ func mainCommand(f *Facts) (*Command, string) {
 		if best.api && best.Via != "" {
 			what = strings.TrimPrefix(best.Via, "python ") // LLM(), not a server
 		}
-		return best, what
+		return what
 	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if script := scriptArg(c); script != "" {
-			return c, c.Program + " " + script
+			return c.Program + " " + script
 		}
 	}
 	for i := range f.Commands {
 		c := &f.Commands[i]
 		if f.Package.Name != "" && runsPackage(c, f.Package.Name) {
-			return c, c.Program
+			return c.Program
 		}
 	}
-	return nil, ""
+	return ""
 }
 
 // scriptArg returns the script a command runs: its first argument when

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -173,10 +174,7 @@ func PostKeys(p Post, f *Facts) []string {
 	// A parser option names the family whose output it reads
 	// (--tool-call-parser glm47): no model of the post's (parserNames),
 	// but a family it runs, whose entries are candidates as a model's are.
-	families := f.Models
-	for p := range parserNames(f.Commands, f.MentionedFlags) {
-		families = append(families[:len(families):len(families)], p)
-	}
+	families := slices.Concat(f.Models, slices.Sorted(maps.Keys(parserNames(f.Commands, f.MentionedFlags))))
 	for _, m := range families {
 		_, name, ok := strings.Cut(m, "/")
 		if !ok {
