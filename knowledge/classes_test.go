@@ -1493,3 +1493,15 @@ func TestContainsProseWord(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeShortNames: every shorter name of one card joins its fullest
+// name, however many there are, and a name that only shares a prefix
+// stays apart.
+func TestMergeShortNames(t *testing.T) {
+	t.Parallel()
+	got := mergeShortNames([]GPU{{Name: "MI300X", Count: 8}, {Name: "Instinct MI300X"}, {Name: "AMD Instinct MI300X", MemoryGiB: 192}, {Name: "A10"}, {Name: "A100"}})
+	want := []GPU{{Name: "AMD Instinct MI300X", Count: 8, MemoryGiB: 192}, {Name: "A10"}, {Name: "A100"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}

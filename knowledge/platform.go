@@ -261,10 +261,13 @@ func mergeShortNames(gpus []GPU) []GPU {
 	for i, g := range gpus {
 		fullOf[i] = -1
 		w := words(g)
+		longest := len(w)
 		for j, h := range gpus {
-			if v := words(h); j != i && len(v) > len(w) && len(w) > 0 && slices.Equal(v[len(v)-len(w):], w) {
-				fullOf[i] = j
-				break
+			// The fullest name that ends with this one's words, so that
+			// "MI300X", "Instinct MI300X" and "AMD Instinct MI300X" are
+			// one card under the last.
+			if v := words(h); len(v) > longest && len(w) > 0 && slices.Equal(v[len(v)-len(w):], w) {
+				fullOf[i], longest = j, len(v)
 			}
 		}
 	}
