@@ -67,8 +67,12 @@ var (
 	// outputProblemRE is a complaint about what the model or the server
 	// returns, a problem report without an error: "answers is noise",
 	// "produces gibberish", "Garbled Tokens", "Inconsistent Responses",
-	// "generate bad output", "memory leakage", "throughput regression".
-	outputProblemRE = regexp.MustCompile(`(?i)\b(gibberish|garbled?|garbage|nonsens(e|ical)|noise|inconsistent|degenerate[ds]?|bad (output|outputs|results?|quality|responses?)|incorrect(ly)?|invalid|leak(age|s|ing)?|regression|degrad(ed|es|ation)|drops?|dropped|never|missing|empty)\b`)
+	// "generate bad output", "memory leakage", "throughput regression",
+	// "output repeated token" (#39827, #10600, #54490), "content loss",
+	// "is lost" (#22885, #15274), "gives different results" (#7845,
+	// #5404, #23794, #5793); no corpus feature request's title says one
+	// of the last three.
+	outputProblemRE = regexp.MustCompile(`(?i)\b(gibberish|garbled?|garbage|nonsens(e|ical)|noise|inconsistent|degenerate[ds]?|bad (output|outputs|results?|quality|responses?)|different (outputs?|results?|quality|responses?|answers?)|incorrect(ly)?|invalid|leak(age|s|ing)?|regression|degrad(ed|es|ation)|drops?|dropped|lost|loss|repeat(s|ed|ing)?|never|missing|empty)\b`)
 	// errorWordingRE is a title that asks for better error messages
 	// rather than for help with one: "Update a more user-friendly error
 	// message …", "[V1] Misleading Error Messages", "NPU 上…的报错对用户不
@@ -116,10 +120,11 @@ var (
 	bodyAsksRE = regexp.MustCompile(`(?i)\?|\b(?:how (?:do|can|to|should)|why)\b|如何|怎么|为什么|为何|请问|吗|是否|能否`)
 	// quietFailureRE is a failure a title states without a problem word:
 	// an assertion quoted from the log ("v1 scheduler assert
-	// num_new_tokens > 0", vllm#30320; #9128, #11562) or something done
+	// num_new_tokens > 0", vllm#30320; #9128, #11562), something done
 	// silently ("LoRA adapter … silently serves the base model", #55193;
-	// #51198, #51396). No corpus feature request's title has either.
-	quietFailureRE = regexp.MustCompile(`(?i)\b(?:assert(?:ion)?|silent(?:ly)?)\b`)
+	// #51198, #51396) or not done ("… do not comply with …", #9019;
+	// #20520, #15236). No corpus feature request's title has any.
+	quietFailureRE = regexp.MustCompile(`(?i)\b(?:assert(?:ion)?|silent(?:ly)?|do not)\b`)
 	// askedRE is a request for an explanation or advice written without a
 	// question mark, as forum posts end: "Can anyone explain the reason
 	// for this discrepancy" (vllm-project/vllm#823, about memory use under
