@@ -188,6 +188,8 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"VLLM Gemma4 output repeated token", "Details below.", true},
 		{"streming is lost in arguments in tool_calls", "Details below.", true},
 		{"Prefix Caching same prompts gives different results", "Details below.", true},
+		{"openai/gpt-oss-20b breaks on data parallel", "Details below.", true},
+		{"Not able to deploy Llama-4-Scout-17B-16E-Instruct on vllm-openai v0.8.3", "Details below.", true},
 		// The docs template holds questions as well as requests for
 		// pages; its own heading names an "issue", so only the title
 		// (or an error) makes it support.

@@ -122,9 +122,11 @@ var (
 	// an assertion quoted from the log ("v1 scheduler assert
 	// num_new_tokens > 0", vllm#30320; #9128, #11562), something done
 	// silently ("LoRA adapter … silently serves the base model", #55193;
-	// #51198, #51396) or not done ("… do not comply with …", #9019;
-	// #20520, #15236). No corpus feature request's title has any.
-	quietFailureRE = regexp.MustCompile(`(?i)\b(?:assert(?:ion)?|silent(?:ly)?|do not)\b`)
+	// #51198, #51396), not done ("… do not comply with …", #9019;
+	// #20520, #15236; "Not able to deploy …", #16197, as "unable" is) or
+	// broken by something ("Chat with n>1 breaks xgrammar", #11312;
+	// #12451, #23244, #44000). No corpus feature request's title has any.
+	quietFailureRE = regexp.MustCompile(`(?i)\b(?:assert(?:ion)?|silent(?:ly)?|do not|not able to|breaks|breaking)\b`)
 	// askedRE is a request for an explanation or advice written without a
 	// question mark, as forum posts end: "Can anyone explain the reason
 	// for this discrepancy" (vllm-project/vllm#823, about memory use under
