@@ -183,12 +183,15 @@ func TestSupportWithoutTemplateTags(t *testing.T) {
 		if kind == "support" && !read {
 			t.Logf("support read as not: #%d %q", is.Number, title)
 		}
+		if kind == "request" && read {
+			t.Logf("request read as support: #%d %q", is.Number, title)
+		}
 	}
 	sup, req := counts["support"], counts["request"]
 	t.Logf("support issues read as support: %d of %d (odd-numbered half %d of %d); feature requests ignored: %d of %d",
 		sup.support, sup.support+sup.ignored, oddSupport.support, oddSupport.support+oddSupport.ignored, req.ignored, req.support+req.ignored)
-	if sup.support < 372 {
-		t.Errorf("%d support issues read as support, fewer than 372", sup.support)
+	if sup.support < 382 {
+		t.Errorf("%d support issues read as support, fewer than 382", sup.support)
 	}
 	if req.ignored < 15 {
 		t.Errorf("%d feature requests ignored, fewer than 15", req.ignored)
