@@ -1066,6 +1066,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A CUDA error's message quoted without its head, as titles
+			// quote it ("Blackwell, no kernel image is available …",
+			// vllm-project/vllm#20193), is the CUDA error a pack symptom
+			// knows; "cuda-error:" is a head too (#16307).
+			name:   "a CUDA error without its head",
+			title:  "[Bug]: Blackwell, no kernel image is available for execution on the device",
+			body:   "It fails at start.",
+			errors: []string{"cuda-error: no kernel image is available for execution on the device"},
+		},
+		{
+			name:   "a CUDA error head with a dash",
+			body:   "running vllm-openai:v0.7.3 with an cuda-error: device-side assert triggered",
+			errors: []string{"cuda-error: device-side assert triggered"},
+		},
+		{
 			// A parser is named after the family whose output it reads;
 			// its name written again in a title or a sentence is the
 			// parser, not a model (vllm-dev C2-018's title "… despite

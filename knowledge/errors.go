@@ -22,7 +22,7 @@ var (
 	rustPanicRE = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
 	cppThrowRE  = regexp.MustCompile(`^terminate called after throwing an instance of '([^']+)'`)
 	cppWhatRE   = regexp.MustCompile(`^\s*what\(\):\s*(.+)$`)
-	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
+	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA[ -]error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
 	hipErrRE    = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
 	ncclErrRE   = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
 	quotedErrRE = regexp.MustCompile(`["“'` + "`" + `]\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^"”'` + "`" + `]{3,300})["”'` + "`" + `]`)

@@ -145,7 +145,11 @@ type Issue struct {
 //     used to build PyTorch: N/A") tag no topic when pasted without
 //     fences. (Issue and docs entries read the same as at 37; a learned
 //     topic's facts may differ.)
-const Reading = 38
+//   - 39: "cuda-error:" is CUDA's error head as "CUDA error:" is, and a
+//     CUDA error's message quoted without its head is read as that
+//     error when a symptom knows it (the templates); #16307's entry gains
+//     the symptom its title names.
+const Reading = 39
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -58,17 +58,30 @@ func (t *TemplateSet) Add(e *Entry) {
 	if t.seen == nil {
 		t.seen = map[string]bool{}
 	}
-	for _, sym := range e.Symptoms {
-		m := templateSymptomRE.FindStringSubmatch(strings.TrimSpace(sym))
-		if m == nil {
-			continue
-		}
-		key := m[1] + ": " + m[2]
+	add := func(class, msg string) {
+		key := class + ": " + msg
 		if t.seen[key] {
-			continue
+			return
 		}
 		t.seen[key] = true
-		t.out = append(t.out, ErrorTemplate{Class: m[1], Message: m[2]})
+		t.out = append(t.out, ErrorTemplate{Class: class, Message: msg})
+	}
+	for _, sym := range e.Symptoms {
+		sym = strings.TrimSpace(sym)
+		msg := sym
+		if m := templateSymptomRE.FindStringSubmatch(sym); m != nil {
+			add(m[1], m[2])
+			msg = m[2]
+		}
+		// A CUDA error, alone or inside the exception that carries it
+		// ("RuntimeError: CUDA error: no kernel image is available for
+		// execution on the device"), is also known by its own message,
+		// which titles quote without its head ("[Bug]: Blackwell, no
+		// kernel image is available …", vllm#20193; #16307): it is read
+		// as the CUDA error a post that prints the head has.
+		if m := cudaErrRE.FindStringSubmatch(msg); m != nil && strings.EqualFold(m[1], "CUDA error") {
+			add("cuda-error", m[2])
+		}
 	}
 }
 
