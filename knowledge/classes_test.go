@@ -24,7 +24,10 @@ func TestReadingClasses(t *testing.T) {
 		// lines (Command.String) and its GPUs, in order.
 		models, errors, commands []string
 		gpus                     []GPU
-		check                    func(t *testing.T, f Facts)
+		// versions, when set, are versions the post must state (others
+		// may be read too).
+		versions map[string]string
+		check    func(t *testing.T, f Facts)
 	}{
 		{
 			name: "command and error inside one sentence",
@@ -379,13 +382,9 @@ func TestReadingClasses(t *testing.T) {
 			// 2.6.0+cu124" and then pip's "[pip3] torch==2.6.0"
 			// (vllm-project/vllm#16948, #4577). The build's local label
 			// stays, whichever statement comes first.
-			name: "one release stated with and without its local label",
-			body: "```\nPyTorch version: 2.6.0+cu124\nCUDA used to build PyTorch: 12.4\n[pip3] torch==2.6.0\n[pip3] triton==3.2.0\n```\n\n```\n[pip3] vllm==0.8.4\nvLLM Version: 0.8.4+cu126\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["torch"] != "2.6.0+cu124" || f.Versions["vllm"] != "0.8.4+cu126" {
-					t.Errorf("versions = %v, want torch 2.6.0+cu124 and vllm 0.8.4+cu126", f.Versions)
-				}
-			},
+			name:     "one release stated with and without its local label",
+			body:     "```\nPyTorch version: 2.6.0+cu124\nCUDA used to build PyTorch: 12.4\n[pip3] torch==2.6.0\n[pip3] triton==3.2.0\n```\n\n```\n[pip3] vllm==0.8.4\nvLLM Version: 0.8.4+cu126\n```",
+			versions: map[string]string{"torch": "2.6.0+cu124", "vllm": "0.8.4+cu126"},
 		},
 		{
 			// An image's tag in a title is read as in a body's listing:
@@ -457,13 +456,9 @@ func TestReadingClasses(t *testing.T) {
 			// vLLM's engine logs its version on its first line at
 			// start-up (ten corpus issues, vllm-project/vllm#7176 and
 			// #3644 among them).
-			name: "version in the engine's first log line",
-			body: "```\nINFO 08-05 16:49:48 llm_engine.py:174] Initializing an LLM engine (v0.5.4) with config: model='meta-llama/Meta-Llama-3-8B-Instruct', device_config=cuda\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["vllm"] != "0.5.4" {
-					t.Errorf("versions = %v, want vllm 0.5.4", f.Versions)
-				}
-			},
+			name:     "version in the engine's first log line",
+			body:     "```\nINFO 08-05 16:49:48 llm_engine.py:174] Initializing an LLM engine (v0.5.4) with config: model='meta-llama/Meta-Llama-3-8B-Instruct', device_config=cuda\n```",
+			versions: map[string]string{"vllm": "0.5.4"},
 		},
 		{
 			// NVLink in an environment report's GPU topology
@@ -493,14 +488,10 @@ func TestReadingClasses(t *testing.T) {
 			// vllm-project/vllm#16197 ("on vllm-openai v0.8.3"), #13375
 			// ("using vllm-openai v0.7.2 docker containers"); a listing's
 			// "vllm/vllm-openai   latest" is no version.
-			name:  "image tag after a space",
-			title: "[Bug]: Not able to deploy Llama-4-Scout on vllm-openai v0.8.3",
-			body:  "```\nvllm/vllm-openai   latest      4d3b60090244   2 weeks ago   21.2GB\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["vllm"] != "0.8.3" {
-					t.Errorf("versions = %v, want vllm 0.8.3", f.Versions)
-				}
-			},
+			name:     "image tag after a space",
+			title:    "[Bug]: Not able to deploy Llama-4-Scout on vllm-openai v0.8.3",
+			body:     "```\nvllm/vllm-openai   latest      4d3b60090244   2 weeks ago   21.2GB\n```",
+			versions: map[string]string{"vllm": "0.8.3"},
 		},
 		{
 			// Jupyter and IPython print the class at the head of the
@@ -551,13 +542,9 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			name: "full-width colon and prose version",
-			body: "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["vllm"] != "0.7.3" || f.Versions["transformers"] != "4.52.4" {
-					t.Errorf("versions = %v", f.Versions)
-				}
-			},
+			name:     "full-width colon and prose version",
+			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
+			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},
 		},
 		{
 			// An access-log line as uvicorn prints it behind a proxy
@@ -628,13 +615,9 @@ func TestReadingClasses(t *testing.T) {
 			// it and bug reports paste it (pytorch/pytorch#137695), is a
 			// tool's own statement, as `vllm --version` and its output are
 			// (the forum post B001).
-			name: "version printed by python -c",
-			body: "```\npython -c \"import torch; print(torch.__version__)\"\n2.6.0.dev20241008+rocm6.2\n\npython -c 'import vllm; print(vllm.__version__)'\n0.6.3.dev156+g07c11cf4\n```\nWith vllm 0.5.0 it worked.",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["vllm"] != "0.6.3.dev156+g07c11cf4" || f.Versions["torch"] != "2.6.0.dev20241008+rocm6.2" {
-					t.Errorf("versions = %v", f.Versions)
-				}
-			},
+			name:     "version printed by python -c",
+			body:     "```\npython -c \"import torch; print(torch.__version__)\"\n2.6.0.dev20241008+rocm6.2\n\npython -c 'import vllm; print(vllm.__version__)'\n0.6.3.dev156+g07c11cf4\n```\nWith vllm 0.5.0 it worked.",
+			versions: map[string]string{"vllm": "0.6.3.dev156+g07c11cf4", "torch": "2.6.0.dev20241008+rocm6.2"},
 		},
 		{
 			// A screenshot is a picture, not the post's words: its default
@@ -1156,13 +1139,9 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			name: "image tag in prose",
-			body: "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["vllm"] != "0.6.4.post1" {
-					t.Errorf("versions = %v", f.Versions)
-				}
-			},
+			name:     "image tag in prose",
+			body:     "With the image vllm/vllm-openai:v0.6.4.post1 the server does not start.",
+			versions: map[string]string{"vllm": "0.6.4.post1"},
 		},
 		{
 			// A chart's extra arguments (production-stack's values,
@@ -1258,13 +1237,9 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			name: "NCCL states its version in its error",
-			body: "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
-			check: func(t *testing.T, f Facts) {
-				if f.Versions["nccl"] != "2.21.5" {
-					t.Errorf("versions = %v", f.Versions)
-				}
-			},
+			name:     "NCCL states its version in its error",
+			body:     "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+			versions: map[string]string{"nccl": "2.21.5"},
 		},
 		{
 			name: "MIME types and API paths are not models",
@@ -1302,6 +1277,11 @@ func TestReadingClasses(t *testing.T) {
 				}
 				if !slices.Equal(got, tt.commands) {
 					t.Errorf("commands:\n got %q\nwant %q", got, tt.commands)
+				}
+			}
+			for pkg, v := range tt.versions {
+				if f.Versions[pkg] != v {
+					t.Errorf("versions = %v, want %s %s", f.Versions, pkg, v)
 				}
 			}
 			if tt.gpus != nil && !slices.Equal(f.GPUs, tt.gpus) {
