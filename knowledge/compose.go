@@ -140,7 +140,8 @@ func diagnosis(f *Facts, cited []Match) string {
 	}
 	if len(cited) > 0 {
 		top := cited[0].Entry
-		cause := entryProse(top, top.Summary, 1)
+		lead := leadSentence(top.Summary)
+		cause := entryProse(top, lead)
 		if cause == "" {
 			cause = "a known report with the same symptoms."
 		}
@@ -149,7 +150,7 @@ func diagnosis(f *Facts, cited []Match) string {
 		switch {
 		case top.Kind == KindDocs:
 			label = "From the docs"
-		case len(f.Models) > 0 && cited[0].Evidence[fModel] == 0 && namesOwnModel(top, firstSentence(strings.Join(strings.Fields(top.Summary), " "))):
+		case len(f.Models) > 0 && cited[0].Evidence[fModel] == 0 && namesOwnModel(top, lead):
 			label = "Seen with another model"
 		}
 		fmt.Fprintf(&b, " **%s** (%s): %s", label, entryLink(top, false), cause)
@@ -178,22 +179,20 @@ func namesOwnModel(e Entry, text string) bool {
 	return false
 }
 
-// entryProse returns up to n sentences of an entry's text for a reply:
-// a curated pack's own Markdown as written (mentions and HTML
-// neutralised), anything else made inert.
-func entryProse(e Entry, text string, n int) string {
-	text = strings.Join(strings.Fields(text), " ")
-	var sentences []string
-	for i := 0; i < n && text != ""; i++ {
-		s := firstSentence(text)
-		sentences = append(sentences, s)
-		text = strings.TrimSpace(text[len(s):])
-	}
-	out := strings.Join(sentences, " ")
+// leadSentence returns the first sentence of an entry's text, its
+// whitespace folded: what a reply quotes of it.
+func leadSentence(text string) string {
+	return firstSentence(strings.Join(strings.Fields(text), " "))
+}
+
+// entryProse makes text an entry wrote fit for a reply: a curated pack's
+// own Markdown as written (mentions and HTML neutralised), anything else
+// made inert.
+func entryProse(e Entry, text string) string {
 	if e.Trusted() {
-		return safeProse(truncate(out, 420))
+		return safeProse(truncate(text, 420))
 	}
-	return inert(truncate(out, 300))
+	return inert(truncate(text, 300))
 }
 
 // errorPhrase says how a post fails in words: the exception class Python
