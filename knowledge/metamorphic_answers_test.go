@@ -259,3 +259,33 @@ func forEachRetitled(issues []corpusIssue, f func(i int, alt string)) int {
 	}
 	return n
 }
+
+// TestTemplateSetReadsCUDAErrors holds the CUDA-error templates an entry
+// gives: a CUDA error alone, inside the exception that carries it, and
+// under the importer's "cuda-error:" spelling each give the message as a
+// cuda-error template, while other device errors (CUBLAS statuses) give
+// none, since titles do not quote them without their head.
+func TestTemplateSetReadsCUDAErrors(t *testing.T) {
+	e := Entry{ID: "x", Symptoms: []string{
+		"CUDA error: no kernel image is available for execution on the device",
+		"RuntimeError: CUDA error: misaligned address in the attention kernel",
+		"cuda-error: an illegal memory access was encountered",
+		"CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmEx",
+	}}
+	var ts TemplateSet
+	ts.Add(&e)
+	var got []string
+	for _, tpl := range ts.Templates() {
+		if tpl.Class == "cuda-error" {
+			got = append(got, tpl.Message)
+		}
+	}
+	want := []string{
+		"no kernel image is available for execution on the device",
+		"misaligned address in the attention kernel",
+		"an illegal memory access was encountered",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cuda-error templates:\n got %q\nwant %q", got, want)
+	}
+}

@@ -78,8 +78,11 @@ func (t *TemplateSet) Add(e *Entry) {
 		// execution on the device"), is also known by its own message,
 		// which titles quote without its head ("[Bug]: Blackwell, no
 		// kernel image is available …", vllm#20193; #16307): it is read
-		// as the CUDA error a post that prints the head has.
-		if m := cudaErrRE.FindStringSubmatch(msg); m != nil && strings.EqualFold(m[1], "CUDA error") {
+		// as the CUDA error a post that prints the head has. The importer
+		// stores a CUDA error it finds in an issue under the tag's own
+		// spelling ("cuda-error: an illegal memory access was
+		// encountered", vllm#5376, #8177), which is the same head.
+		if m := cudaErrRE.FindStringSubmatch(msg); m != nil && strings.EqualFold(strings.Replace(m[1], "-", " ", 1), "CUDA error") {
 			add("cuda-error", m[2])
 		}
 	}
