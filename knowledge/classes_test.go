@@ -1250,6 +1250,25 @@ func TestReadingClasses(t *testing.T) {
 				}
 			},
 		},
+		{
+			// A multi-node setup written by its roles (vllm#14349,
+			// vllm#29447) or by the script vLLM ships for it (vllm#14186,
+			// ROCm/legacy-rocm-build#5567), never by the word.
+			name: "multi-node setups by their roles or script",
+			body: "On head node: `ray start --head --num-gpus 4`\nOn the worker node: `ray start --address=10.0.0.1:6379`\nthen `vllm serve meta-llama/Llama-3.3-70B-Instruct --tensor-parallel-size 8` hangs",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "multi-node") {
+					t.Errorf("topics = %v, want multi-node", f.Topics)
+				}
+				g, err := Extract(Post{Body: "bash run_cluster.sh vllm/vllm-openai 10.0.0.1 --head /models -e VLLM_HOST_IP=10.0.0.1\nthen vllm serve /models --tensor-parallel-size 2 waits for a placement group"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Contains(g.Topics, "multi-node") {
+					t.Errorf("run_cluster.sh post: topics = %v, want multi-node", g.Topics)
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
