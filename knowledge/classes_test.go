@@ -542,6 +542,14 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A known message quoted inside a sentence ends at its
+			// closing quote, not with the sentence (vllm#41695, the
+			// C3-038 dev post).
+			name:   "quoted message inside a sentence",
+			body:   "I will either get a OOM or a \"No available memory for the cache blocks.\" no matter how much I lower the gpu memory",
+			errors: []string{"ValueError: No available memory for the cache blocks."},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

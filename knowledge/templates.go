@@ -288,7 +288,7 @@ func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
 			if loc == nil {
 				continue
 			}
-			msg := strings.TrimSpace(l[loc[0]:])
+			msg := strings.TrimSpace(l[loc[0]:quotedEnd(l, loc)])
 			if explained(found, t.class, msg) {
 				done[t.class] = true
 				continue
@@ -301,6 +301,38 @@ func inferErrors(lines []string, found []ErrorInfo, s *Schema) []ErrorInfo {
 		}
 	}
 	return out
+}
+
+// quotedEnd is where the message a template matched at loc in line l
+// ends: at the closing quote when the message is quoted in a sentence or
+// a JSON string ("or a \"No available memory for the cache blocks.\" no
+// matter how much I lower it", the errors "… on the driver node" keep
+// coming back; vllm#41695, the C3-038 dev post; "message":"The model `x`
+// does not exist.","type": …, vllm#58025), else at the end of the line.
+// Only double quotes count: an apostrophe opens nothing ("the model's
+// max seq len"), and backticks wrap the settings inside messages.
+func quotedEnd(l string, loc []int) int {
+	before := strings.TrimRight(l[:loc[0]], " ")
+	for _, art := range []string{"The", "the", "A", "a", "An", "an"} {
+		if b, ok := strings.CutSuffix(before, art); ok && (b == "" || !isWordByte(b[len(b)-1])) {
+			before = b
+			break
+		}
+	}
+	closing := ""
+	switch {
+	case strings.HasSuffix(before, `"`):
+		closing = `"`
+	case strings.HasSuffix(before, "“"):
+		closing = "”"
+	default:
+		return len(l)
+	}
+	from := max(loc[1]-len(closing), loc[0])
+	if i := strings.Index(l[from:], closing); i >= 0 {
+		return from + i
+	}
+	return len(l)
 }
 
 // explained reports whether an error with a message overlapping msg was
