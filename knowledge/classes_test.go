@@ -550,6 +550,22 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"ValueError: No available memory for the cache blocks."},
 		},
 		{
+			// Python's values are no pins: a keyword argument in a
+			// traceback (vllm#4070), an engine's argument dump (#23867),
+			// an assignment (#18755); nor is pip's list of what an index
+			// offers (#13479) or where a version was read (#36450).
+			name: "keyword arguments and version sources are no packages",
+			body: "    self._grammar = self._grammar.result(timeout=0.0001)\nNamespace(request_rate=inf, burstiness=1.0, seed=0)\nfactor = 4.0\nERROR: Could not find a version that satisfies the requirement torch==2.6.0 (from versions: 1.11.0, 1.12.0)\nObserved engine version from logs: v0.16.1rc1\nconda install cudatoolkit=11.8.0\nvllm==0.8.5",
+			check: func(t *testing.T, f Facts) {
+				// The requirement pip could not meet is the version the
+				// poster asked for, and is read as stated.
+				want := map[string]string{"cudatoolkit": "11.8.0", "torch": "2.6.0", "vllm": "0.8.5"}
+				if !maps.Equal(f.Versions, want) {
+					t.Errorf("versions = %v, want %v", f.Versions, want)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

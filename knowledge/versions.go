@@ -144,6 +144,11 @@ var notPackages = map[string]bool{
 	"trace": true, "fatal": true, "notice": true,
 	// "[notice] A new release of pip is available: 23.1.2 -> 23.3.2".
 	"available": true,
+	// Where a version was read, not what it is of: pip's "Could not find
+	// a version that satisfies the requirement torch==2.6.0 (from
+	// versions: 1.11.0, 1.12.0, …)" lists what an index offers
+	// (vllm#13479), "engine version from logs: v0.16.1rc1" (vllm#36450).
+	"versions": true, "log": true, "logs": true,
 }
 
 // versionKey normalises a package name.
@@ -266,7 +271,17 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 		}
 	}
 	for _, m := range pinRE.FindAllStringSubmatch(l, -1) {
-		if !strings.Contains(m[1], "_") || vs.pk.known[strings.ToLower(m[1])] {
+		known := vs.pk.known[strings.ToLower(m[1])]
+		// One "=" before a two-part number is Python's as often as
+		// conda's: a keyword argument in a traceback ("result(timeout=
+		// 0.0001)", vllm#4070), an engine's argument dump ("burstiness=
+		// 1.0", #23867), an assignment ("factor = 4.0", #18755). An
+		// unknown name counts only with a release's form (conda's
+		// "cudatoolkit=11.8.0") or with pip's "==".
+		if !known && !strings.Contains(m[0], "==") && !fullVersion(m[2]) {
+			continue
+		}
+		if !strings.Contains(m[1], "_") || known {
 			vs.set(m[1], m[2], tierListing)
 		}
 	}
