@@ -566,6 +566,28 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// xFormers' complaint names the versions it was built for
+			// beside the installed ones (vllm#2865 on ROCm; open-mmlab/
+			// PIA#30 and facebookresearch/xformers#982 on CPU wheels):
+			// the installed ones are the poster's, and so is their
+			// platform.
+			name: "an extension's built-for versions are not the poster's",
+			body: "docker build -f Dockerfile.rocm -t vllm-rocm . fails on an AMD Instinct MI300X\n18.57 WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n18.57     PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+git011de5c)\n18.57     Python  3.9.18 (you have 3.9.17)",
+			versions: map[string]string{"torch": "2.1.1+git011de5c", "python": "3.9.17"},
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "rocm" {
+					t.Errorf("platform = %q, want rocm", f.Platform)
+				}
+				g, err := Extract(Post{Body: "python -m xformers.info\nWARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cpu)\n    Python  3.11.7 (you have 3.11.0)"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g.Versions["torch"] != "2.2.0+cpu" || g.Platform != "cpu" {
+					t.Errorf("CPU wheel: versions = %v, platform = %q, want torch 2.2.0+cpu on cpu", g.Versions, g.Platform)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

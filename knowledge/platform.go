@@ -90,6 +90,8 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
 	// Pasted `git log --oneline` lines name other people's platforms.
 	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
+	// What an extension was built for is not what the poster runs.
+	text = withoutBuiltFor(text)
 	if noCUDA {
 		text = cudaBuildRE.ReplaceAllString(text, "")
 	}

@@ -235,6 +235,7 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 				continue
 			}
 		}
+		l = vs.builtFor(l)
 		vs.listed(l, next, s)
 		vs.labelled(l)
 		vs.prose(l)
@@ -242,6 +243,37 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 	vs.title(doc.title, s)
 	vs.images(cmds, s)
 	return vs.v
+}
+
+// builtForRE is an extension's complaint that it was built for other
+// versions than the ones installed, as xFormers prints it in every
+// project that loads it ("xFormers was built for: PyTorch 2.1.2+cu121
+// with CUDA 1201 (you have 2.1.2+cpu)", "Python 3.11.7 (you have
+// 3.11.0)"; vllm#2865, facebookresearch/xformers#982, open-mmlab/PIA#30,
+// invoke-ai/InvokeAI#6590).
+var builtForRE = regexp.MustCompile(`\b(PyTorch|Python)\s+v?\d[\w.+]*(?:\s+with CUDA\s+\S+)?\s+\(you have (v?\d[\w.+]*)\)`)
+
+// builtFor reads the installed versions of l's built-for complaints and
+// returns l without them: the versions an extension was built for are
+// not the poster's, nor is the platform their build suffix names.
+func (vs *versionSet) builtFor(l string) string {
+	if !strings.Contains(l, "you have") {
+		return l
+	}
+	return builtForRE.ReplaceAllStringFunc(l, func(m string) string {
+		sub := builtForRE.FindStringSubmatch(m)
+		vs.set(sub[1], sub[2], tierListing)
+		return ""
+	})
+}
+
+// withoutBuiltFor is text without the versions extensions say they were
+// built for (builtForRE).
+func withoutBuiltFor(text string) string {
+	if !strings.Contains(text, "you have") {
+		return text
+	}
+	return builtForRE.ReplaceAllString(text, "$1 $2")
 }
 
 // versionQuery returns the package a line asks the version of, as
