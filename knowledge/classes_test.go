@@ -571,8 +571,8 @@ func TestReadingClasses(t *testing.T) {
 			// PIA#30 and facebookresearch/xformers#982 on CPU wheels):
 			// the installed ones are the poster's, and so is their
 			// platform.
-			name: "an extension's built-for versions are not the poster's",
-			body: "docker build -f Dockerfile.rocm -t vllm-rocm . fails on an AMD Instinct MI300X\n18.57 WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n18.57     PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+git011de5c)\n18.57     Python  3.9.18 (you have 3.9.17)",
+			name:     "an extension's built-for versions are not the poster's",
+			body:     "docker build -f Dockerfile.rocm -t vllm-rocm . fails on an AMD Instinct MI300X\n18.57 WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n18.57     PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+git011de5c)\n18.57     Python  3.9.18 (you have 3.9.17)",
 			versions: map[string]string{"torch": "2.1.1+git011de5c", "python": "3.9.17"},
 			check: func(t *testing.T, f Facts) {
 				if f.Platform != "rocm" {
