@@ -588,6 +588,44 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Prompts with more than one environment (conda's base
+			// under a venv, vllm#18567), Red Hat's and toolbox's
+			// bracketed prompt (vllm#1784, kyuz0/amd-strix-halo-vllm-
+			// toolboxes#24) and oh-my-zsh's after an environment
+			// (vllm#7176).
+			name: "shell prompts with environments and brackets",
+			body: "```\n(vllm) (base) root@gpu-0:~/vllm# vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size=2\n```\n\n```\n(songdh) [root@localhost server_llm]# vllm serve Qwen/Qwen2-1.5B-Instruct --port 8000\n```\n\n```\n⬢ [user@toolbx strix]$ vllm serve Qwen/Qwen3-14B-AWQ --max-num-seqs 1\n```\n\n```\n(vllm-mirror) ➜  examples git:(main) ✗ python offline_inference.py\n```",
+			commands: []string{
+				"vllm serve Qwen/Qwen2.5-7B-Instruct --tensor-parallel-size=2",
+				"vllm serve Qwen/Qwen2-1.5B-Instruct --port=8000",
+				"vllm serve Qwen/Qwen3-14B-AWQ --max-num-seqs=1",
+				"python offline_inference.py",
+			},
+		},
+		{
+			// Setup steps chained before the program: a directory, a
+			// profile, an environment, an exported or a plain variable
+			// (vllm#6228; deployment scripts and bug reports of many
+			// projects). The exported one is the program's environment.
+			name: "setup steps chained before the command",
+			body: "```\ncd /srv/app && source .venv/bin/activate && vllm serve Qwen/Qwen2-1.5B-Instruct --port 8000\n```\n\n```\nexport VLLM_USE_MODELSCOPE=true && vllm serve Qwen/Qwen3-8B --max-model-len 32768\n```\n\n```\nNAME='Llama-3-70B-Instruct' && python -m vllm.entrypoints.openai.api_server --served-model-name $NAME --model /models/llama --tensor-parallel-size 8\n```\n\n```\nGPU_COUNT=$(nvidia-smi --list-gpus | wc -l) && vllm serve /app/model --tensor-parallel-size $GPU_COUNT\n```",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, c.Program+" "+c.Subcommand)
+				}
+				if len(got) != 4 || slices.ContainsFunc(got, func(g string) bool { return g != "vllm serve" }) {
+					t.Fatalf("commands = %q, want four vllm serve", got)
+				}
+				if f.Commands[1].Env["VLLM_USE_MODELSCOPE"] != "true" {
+					t.Errorf("env = %v, want the exported variable", f.Commands[1].Env)
+				}
+				if f.Commands[2].Flags["--tensor-parallel-size"] != "8" || f.Commands[3].Flags["--tensor-parallel-size"] != "$GPU_COUNT" {
+					t.Errorf("flags = %v, %v", f.Commands[2].Flags, f.Commands[3].Flags)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

@@ -19,15 +19,20 @@ var genericPrograms = map[string]bool{
 }
 
 // promptRE strips shell prompts: "$ ", "% ", "# " (root), "(venv) $ ",
-// "user@host:~$ ".
-var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?[$%#>]\s+`)
+// "user@host:~$ ", with any number of environments before them ("(vllm)
+// (base) root@host:~# ", a venv inside conda's base, vllm#18567), and
+// the bracketed prompt of Red Hat's and Fedora's shells and toolbox
+// containers ("(songdh) [root@localhost server_llm]# ", vllm#1784;
+// "⬢ [user@toolbx dir]$ ", kyuz0/amd-strix-halo-vllm-toolboxes#24).
+var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:⬢\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*|\[[\w.-]+@[\w.-]+(?:\s[^\]\n]{0,120})?\]\s*)?[$%#>]\s+`)
 
 // themedPromptRE strips the prompts of shell themes, which end in a
 // glyph rather than "$": starship's and pure's "❯" after the directory
 // and branch ("<repo_root> main ❯ bash …", a vllm-dev post; "✦ ❯ vllm
 // serve …" and "❯ vllm serve …" in two projects' notes), oh-my-zsh's
-// "➜  vllm git:(main) ✗", and "λ".
-var themedPromptRE = regexp.MustCompile(`^\s*(?:[^\n❯]{0,120}❯|➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?|λ)\s+`)
+// "➜  vllm git:(main) ✗", and "λ"; oh-my-zsh's after an environment as
+// well ("(vllm-mirror) ➜  examples git:(main) ✗", vllm#7176).
+var themedPromptRE = regexp.MustCompile(`^\s*(?:[^\n❯]{0,120}❯|(?:\([\w.-]+\)\s*)*➜\s+\S+(?:\s+git:\([^)\s]*\))?(?:\s+✗)?|λ)\s+`)
 
 // shellPlaceholderRE is a placeholder written in angle brackets where a word
 // goes ("vllm serve <model> --port 8000", "<path>/Qwen2.5-32B-Instruct",
@@ -258,6 +263,38 @@ var scriptRunRE = regexp.MustCompile(`\b(?:bash|sh|python3?|torchrun)\s+(?:<[^<>
 // I ran - " vllm serve m --tp 8 ".
 var quotedRE = regexp.MustCompile(`["“]\s*([^"“”]{6,600}?)\s*["”]`)
 
+// setupStepRE is a step a command line takes before its program and
+// joins to it with "&&" or ";": changing directory, reading a profile,
+// activating an environment, loading a module, setting a variable ("cd
+// %s && source .venv/bin/activate && vllm serve …", "source /etc/profile
+// && vllm serve /data/DeepSeek-R1 …" in a bug report, "export
+// VLLM_USE_MODELSCOPE=true && vllm serve …", "NAME='Llama-3-70B-Instruct'
+// && python -m vllm.entrypoints.openai.api_server …", vllm#6228;
+// "GPU_COUNT=$(nvidia-smi --list-gpus | wc -l) && vllm serve …"). The
+// first group is an exported assignment, the second a variable set.
+var setupStepRE = regexp.MustCompile(`^(?:(?:cd|source|\.|set|conda\s+activate|module\s+load)\s[^&;|]*?|export\s+([A-Za-z_][A-Za-z0-9_]*=[^&;|\s]*)|([A-Za-z_][A-Za-z0-9_]*=(?:\$\([^()]*\)|[^&;|]*?)))\s*(?:&&|;)\s*`)
+
+// stripSetupSteps removes the setup steps (setupStepRE) before a line's
+// program; an exported variable becomes part of the program's
+// environment, as the shell passes it.
+func stripSetupSteps(line string) string {
+	var env []string
+	for range 6 {
+		m := setupStepRE.FindStringSubmatchIndex(line)
+		if m == nil || m[1] == len(line) {
+			break
+		}
+		if m[2] >= 0 {
+			env = append(env, line[m[2]:m[3]])
+		}
+		line = line[m[1]:]
+	}
+	if len(env) == 0 {
+		return line
+	}
+	return strings.Join(env, " ") + " " + line
+}
+
 // parseCommandLine parses one logical line. It returns nothing unless the
 // line starts (after a prompt and environment assignments) with a program
 // the schema knows or a generic wrapper such as python or docker.
@@ -267,6 +304,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	}
 	line = strings.TrimSpace(stripPrompt(line))
 	line = systemdExecRE.ReplaceAllString(line, "")
+	line = stripSetupSteps(line)
 	if m := argsAssignRE.FindStringSubmatch(line); m != nil {
 		line = m[1] // ENGINE_ARGS=--model x --tp 2
 	}
