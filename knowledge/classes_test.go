@@ -626,6 +626,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A shell given its script: a container started with
+			// "bash -c" (deployment scripts of several projects), and
+			// vLLM's Kubernetes guide's command ["/bin/sh", "-c"] with
+			// the script as the one item of args.
+			name: "a shell's script is the command",
+			body: "```\ndocker run --gpus all nvcr.io/nvidia/pytorch:24.07-py3 /bin/bash -c \"pip install vllm && vllm serve NousResearch/Hermes-2-Pro-Llama-3-8B --max-model-len 8192\"\n```\n\n```yaml\ncontainers:\n- name: vllm\n  image: vllm/vllm-openai:v0.8.5\n  command: [\"/bin/sh\", \"-c\"]\n  args: [\"vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192 --tensor-parallel-size 2\"]\n```",
+			commands: []string{
+				"docker run nvcr.io/nvidia/pytorch:24.07-py3 --gpus=all",
+				"pip install vllm",
+				"vllm serve NousResearch/Hermes-2-Pro-Llama-3-8B --max-model-len=8192",
+				"vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len=8192 --tensor-parallel-size=2",
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

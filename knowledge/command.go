@@ -272,7 +272,7 @@ var quotedRE = regexp.MustCompile(`["“]\s*([^"“”]{6,600}?)\s*["”]`)
 // && python -m vllm.entrypoints.openai.api_server …", vllm#6228;
 // "GPU_COUNT=$(nvidia-smi --list-gpus | wc -l) && vllm serve …"). The
 // first group is an exported assignment, the second a variable set.
-var setupStepRE = regexp.MustCompile(`^(?:(?:cd|source|\.|set|conda\s+activate|module\s+load)\s[^&;|]*?|export\s+([A-Za-z_][A-Za-z0-9_]*=[^&;|\s]*)|([A-Za-z_][A-Za-z0-9_]*=(?:\$\([^()]*\)|[^&;|]*?)))\s*(?:&&|;)\s*`)
+var setupStepRE = regexp.MustCompile(`^(?:(?:cd|source|\.|set|conda\s+activate|module\s+load)\s[^&;|]*?|export\s+([A-Za-z_][A-Za-z0-9_]*=[^&;|\s]*)|([A-Za-z_][A-Za-z0-9_]*=(?:\$\([^()]*\)|'[^']*'|"[^"]*"|[^\s&;|'"]*)))\s*(?:&&|;)\s*`)
 
 // stripSetupSteps removes the setup steps (setupStepRE) before a line's
 // program; an exported variable becomes part of the program's
@@ -480,6 +480,26 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		return []Command{c}
 	case (name == "docker" || name == "podman") && len(args) > 0 && args[0] == "run":
 		return dockerRun(name, args[1:], env, s)
+	case (name == "bash" || name == "sh") && len(args) >= 2 && args[0] == "-c":
+		// A shell given its script on the command line, as containers
+		// start servers ("docker run … /bin/bash -c \"pip install vllm &&
+		// vllm serve …\"", a Kubernetes command ["/bin/sh", "-c", "…"]):
+		// the script's commands are the ones that run, with the
+		// shell's environment and under the shell's wrapper. A script nests
+		// another only by escaping its quotes, so the depth stays small.
+		if cmds := parseCommandLine(args[1], s, false); len(cmds) > 0 {
+			for i := range cmds {
+				for k, v := range env {
+					if _, ok := cmds[i].Env[k]; !ok {
+						if cmds[i].Env == nil {
+							cmds[i].Env = map[string]string{}
+						}
+						cmds[i].Env[k] = v
+					}
+				}
+			}
+			return cmds
+		}
 	}
 	p := s.program(name)
 	c := parseArgs(name, args, p, s)

@@ -248,6 +248,7 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 		return img
 	}
+	shell := false // the list before was a shell's "-c" without its script
 	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
 		image := imageAt(loc[0])
 		rest := block[loc[1]:]
@@ -272,6 +273,19 @@ func listCommands(block string, s *Schema) [][]string {
 			// which holds no quoted word: the list runs Python.
 			words = append([]string{"python"}, words...)
 		}
+		switch {
+		case len(words) == 2 && isShell(words[0]) && words[1] == "-c":
+			// command: ["/bin/sh", "-c"], its script in the args list
+			// after it, as vLLM's Kubernetes guide writes it.
+			shell = true
+			continue
+		case len(words) == 1 && len(strings.Fields(words[0])) > 1 && (shell || s.knownProgram(path.Base(strings.Fields(words[0])[0]))):
+			// One item holding a whole command line ("args": ["vllm
+			// serve m --port 8000"]) is a shell script: the shell's
+			// parser reads its words and quotes.
+			words = []string{"sh", "-c", words[0]}
+		}
+		shell = false
 		if ws := withProgram(words, image, s); ws != nil {
 			out = append(out, ws)
 		}
@@ -326,6 +340,13 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 	}
 	return out
+}
+
+// isShell reports whether a program word names a POSIX shell ("sh",
+// "/bin/bash").
+func isShell(w string) bool {
+	b := path.Base(w)
+	return b == "sh" || b == "bash"
 }
 
 // uncommented returns a flow list's text without its comments: YAML and

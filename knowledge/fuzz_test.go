@@ -55,6 +55,9 @@ func FuzzParseCommandLine(f *testing.F) {
 		"vllm serve m/x --a b", `$ python -m vllm.entrypoints.openai.api_server --model "a b"`,
 		"docker run --gpus all vllm/vllm-openai:latest --model m/x", "A=1 B=2 vllm serve $(echo x) --y=`z`",
 		"vllm serve <<EOF\nhi\nEOF", "vllm serve 'unterminated",
+		"cd /srv && source .venv/bin/activate && export A=1 && vllm serve m --p 1",
+		`bash -c "sh -c 'vllm serve m --p 1'"`, "(a) (b) [u@h d]# vllm serve m --x 1",
+		"X=$(nvidia-smi | wc -l) && vllm serve m --tp $X", "sh -c ''",
 	} {
 		f.Add(s)
 	}
