@@ -149,7 +149,15 @@ type Issue struct {
 //     CUDA error's message quoted without its head is read as that
 //     error when a symptom knows it (the templates); #16307's entry gains
 //     the symptom its title names.
-const Reading = 39
+//   - 40: a known message quoted in a sentence or a JSON string ends at
+//     its closing quote; Python's keyword arguments, pip's "(from
+//     versions: …)" and an extension's built-for versions (xFormers'
+//     "… (you have …)") are no installed versions; commands after setup
+//     steps ("cd d && source …/activate && vllm serve"), inside a
+//     shell's "-c" script and behind prompts with several environments
+//     or Red Hat's brackets are read; "head node", "worker node" and
+//     run_cluster.sh are multi-node words.
+const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
