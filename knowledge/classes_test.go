@@ -640,6 +640,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Jetson module's GPU is its board: named in prose, and
+			// as collect_env prints it (vllm#7575, #15169, dusty-nv/
+			// jetson-containers#1514), one card when named both ways.
+			name: "Jetson modules are GPUs",
+			body: "I want to install vllm in Jetson AGX Orin.\n\nGPU models and configuration: GPU 0: Orin (nvgpu)\nNvidia driver version: 540.4.0",
+			gpus: []GPU{{Name: "Jetson AGX Orin"}},
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "cuda" {
+					t.Errorf("platform = %q, want cuda", f.Platform)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

@@ -247,8 +247,14 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
-		`|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
+
+// jetsonPat is an NVIDIA Jetson module, whose GPU is part of the board:
+// "Jetson AGX Orin", "jetson orin agx 64gb", "Jetson Orin Nano", "AGX
+// Thor", and collect_env's "GPU 0: Orin (nvgpu)" (vllm#5640, #7575,
+// #15169, dusty-nv/jetson-containers#1514, dusty-nv/jetson-inference#1872).
+const jetsonPat = `(?:NVIDIA\s+)?Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Thor)(?:\s+(?:AGX|NX|Nano))?|AGX\s+(?:Orin|Xavier|Thor)|Orin\s+\(nvgpu\)`
 
 // mergeShortNames makes one card of a GPU named short and in full in the
 // same post: "MI300X" in the prose and "AMD Instinct MI300X" in the
@@ -501,6 +507,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		if n := len(name); n > 1 && name[n-1] == 's' && name[n-2] >= '0' && name[n-2] <= '9' {
 			name = name[:n-1] // "8 H100s"
 		}
+		name = strings.TrimSuffix(name, " (nvgpu)") // collect_env's Jetson GPU: "Orin (nvgpu)"
 		key := strings.ToLower(name)
 		if seen[key] {
 			continue
