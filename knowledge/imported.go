@@ -156,7 +156,7 @@ type Issue struct {
 //     steps ("cd d && source …/activate && vllm serve"), inside a
 //     shell's "-c" script and behind prompts with several environments
 //     or Red Hat's brackets are read; "head node", "worker node" and
-//     run_cluster.sh are multi-node words.
+//     run_cluster.sh are multi-node words; Jetson modules are GPUs.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a
