@@ -653,6 +653,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Docker Compose prints each log line after its service's
+			// name and a bar (vllm#24297, #23259, opea-project/
+			// GenAIExamples#2068): a service named vllm runs nothing.
+			name: "Compose log lines are no commands",
+			body: "```\nvllm  | (APIServer pid=7) Traceback (most recent call last):\nvllm  | (APIServer pid=7)   File \"/opt/venv/bin/vllm\", line 33, in <module>\nvllm-service  | INFO 06-16 09:47:59 [__init__.py:239] Automatically detected platform cpu.\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 0 {
+					t.Errorf("commands = %+v, want none", f.Commands)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

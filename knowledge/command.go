@@ -337,6 +337,13 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	if second, _, _ := strings.Cut(strings.TrimSpace(after), " "); strings.HasSuffix(first, ":") || strings.HasSuffix(second, ":") {
 		return nil // "vllm serve: error: argument --x: invalid", a message
 	}
+	if strings.HasPrefix(strings.TrimSpace(after), "|") {
+		// Docker Compose's log prefix, the service's name and a bar
+		// ("vllm  | (APIServer pid=7) Traceback …", vllm#24297, #23259;
+		// "vllm-service  | INFO …", opea-project/GenAIExamples#2068): a
+		// program piped on with no arguments runs nothing to report.
+		return nil
+	}
 	if strings.HasSuffix(first, "/") {
 		return nil // a directory ("vllm/", a vendored copy), not a program
 	}

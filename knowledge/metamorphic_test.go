@@ -270,7 +270,31 @@ var perturbations = []struct {
 			return outsideSpans(l, func(t string) string { return geForceSpacedRE.ReplaceAllString(t, "${1}${2}${3}") })
 		})
 	}},
+	// Each command line in a fence typed at a shell prompt, in the
+	// forms posters' terminals print: a plain "$", a venv and user@host,
+	// Red Hat's brackets, two environments (vllm#18567, #1784).
+	{"shell-prompts", func(s string) string {
+		prompts := []string{"$ ", "(venv) user@host:~/work$ ", "[root@localhost ~]# ", "(vllm) (base) root@gpu-0:~# "}
+		n := 0
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !promptableRE.MatchString(lines[i]) {
+					continue
+				}
+				lines[i] = prompts[n%len(prompts)] + lines[i]
+				n++
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 }
+
+// promptableRE is a command line a shell prompt may precede, for the
+// shell-prompts perturbation: one of the programs posts run, at the
+// start of the line, and not a Compose log's service name before its bar
+// ("vllm  | INFO …"), which no prompt precedes.
+var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|]`)
 
 // smartQuotes turns straight quotes into typographic ones: an opening
 // quote after a space or at the start, a closing one elsewhere.
