@@ -665,6 +665,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A log viewed through Docker Compose is read as the log it
+			// is (vllm#24297, #20025), fenced or not; a shell pipeline's
+			// bar is no Compose prefix.
+			name:   "Compose log prefixes",
+			body:   "```\nvllm-1  | INFO 09-07 00:03:56 [__init__.py:1750] Using max model len 4096\nvllm-1  | Traceback (most recent call last):\nvllm-1  |   File \"/opt/venv/bin/vllm\", line 33, in <module>\nvllm-1  | ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3584).\n```",
+			errors: []string{"ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3584)."},
+			check: func(t *testing.T, f Facts) {
+				for _, block := range []string{"ls | grep vllm\nls | wc -l", "vllm  | one line"} {
+					if got := withoutComposePrefix(block); got != block {
+						t.Errorf("withoutComposePrefix(%q) = %q, want it unchanged", block, got)
+					}
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

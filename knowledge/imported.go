@@ -156,7 +156,8 @@ type Issue struct {
 //     steps ("cd d && source …/activate && vllm serve"), inside a
 //     shell's "-c" script and behind prompts with several environments
 //     or Red Hat's brackets are read; "head node", "worker node" and
-//     run_cluster.sh are multi-node words; Jetson modules are GPUs.
+//     run_cluster.sh are multi-node words; Jetson modules are GPUs; a
+//     log behind Docker Compose's "service  | " prefix is read as a log.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a

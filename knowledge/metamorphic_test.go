@@ -288,7 +288,27 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// A log viewed through Docker Compose, each line after the
+	// service's name and a bar ("vllm-1  | INFO …", vllm#24297, #20025):
+	// only blocks of logs (a traceback, a log level and time), without
+	// a command line, which Compose does not print.
+	{"compose-log-prefix", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			if len(lines) < 3 || slices.ContainsFunc(lines, promptableRE.MatchString) || !logBlockRE.MatchString(block) {
+				return block
+			}
+			for i := 1; i < len(lines)-1; i++ {
+				lines[i] = "vllm-1  | " + lines[i]
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 }
+
+// logBlockRE is a line only a log has, for the compose-log-prefix
+// perturbation: a traceback's head or a log level with its time.
+var logBlockRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\)|^(?:\([^)]*\)\s*)?(?:INFO|ERROR|WARNING|DEBUG)\s+\d\d-\d\d\s`)
 
 // promptableRE is a command line a shell prompt may precede, for the
 // shell-prompts perturbation: one of the programs posts run, at the

@@ -106,6 +106,74 @@ var markdownSignRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
 
 // readPost normalises a post into a document. It never fails; a body that is
 // too long is cut to its head and tail and truncated is reported.
+// composePrefixRE is the prefix Docker Compose prints before each line
+// of a service's log: the service's name, padded with spaces, and a bar
+// ("vllm-1  | INFO …", vllm#20025; "vllm  | (APIServer pid=7) Traceback
+// …", #24297). The padding or the replica number ("-1") tells it from
+// a shell pipeline ("ls | grep x").
+var composePrefixRE = regexp.MustCompile(`^(?:([A-Za-z][\w.-]*-\d+)\s+|([A-Za-z][\w.-]*)\s{2,})\| ?`)
+
+// composeService returns the service a line's Compose prefix names, or
+// "".
+func composeService(l string) string {
+	m := composePrefixRE.FindStringSubmatch(l)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+// withoutComposePrefix returns a code block without Compose's log
+// prefix when every non-blank line of it carries the prefix of one
+// service (so a table or a shell pipeline keeps its bars): the log's
+// lines are read as the log they are.
+func withoutComposePrefix(block string) string {
+	lines := strings.Split(block, "\n")
+	name, n := "", 0
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		svc := composeService(l)
+		if svc == "" || name != "" && svc != name {
+			return block
+		}
+		name = svc
+		n++
+	}
+	if n < 2 {
+		return block
+	}
+	for i, l := range lines {
+		lines[i] = composePrefixRE.ReplaceAllString(l, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// stripComposeRuns strips Compose's log prefix from each run of two or
+// more consecutive lines that carry one service's prefix: a log pasted
+// outside a fence, or inside raw HTML (<details>) that keeps its lines
+// as prose.
+func stripComposeRuns(lines []string) {
+	for i := 0; i < len(lines); {
+		svc := composeService(lines[i])
+		if svc == "" {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && composeService(lines[j]) == svc {
+			j++
+		}
+		if j-i >= 2 {
+			for k := i; k < j; k++ {
+				lines[k] = composePrefixRE.ReplaceAllString(lines[k], "")
+			}
+		}
+		i = j
+	}
+}
+
 func readPost(p Post) (doc *document, truncated bool) {
 	body := p.Body
 	if len(body) > MaxPostBytes {
@@ -134,6 +202,10 @@ func readPost(p Post) (doc *document, truncated bool) {
 	for i, l := range doc.prose {
 		doc.prose[i] = dropPlaceholders(l)
 	}
+	for i, c := range doc.code {
+		doc.code[i] = withoutComposePrefix(c)
+	}
+	stripComposeRuns(doc.prose)
 	doc.title = titleText(p.Title)
 	doc.src = body
 	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
