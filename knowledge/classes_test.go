@@ -665,16 +665,33 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			// A log viewed through Docker Compose is read as the log it
-			// is (vllm#24297, #20025), fenced or not; a shell pipeline's
-			// bar is no Compose prefix.
-			name:   "Compose log prefixes",
-			body:   "```\nvllm-1  | INFO 09-07 00:03:56 [__init__.py:1750] Using max model len 4096\nvllm-1  | Traceback (most recent call last):\nvllm-1  |   File \"/opt/venv/bin/vllm\", line 33, in <module>\nvllm-1  | ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3584).\n```",
-			errors: []string{"ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3584)."},
+			// A log as a viewer printed it is read as the log it is:
+			// behind Docker Compose's service and bar (vllm#24297,
+			// #20025), journalctl's time, host and unit (community-
+			// scripts/ProxmoxVED#2047, vllm#12474), an RFC 3339 time
+			// (kubectl logs --timestamps), fenced or not; a shell
+			// pipeline's bar is no Compose prefix.
+			name: "log viewer prefixes",
 			check: func(t *testing.T, f Facts) {
+				const tb = "Traceback (most recent call last):\n  File \"/opt/venv/bin/vllm\", line 33, in <module>\nKeyError: 'x'\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"/opt/venv/bin/vllm\", line 33, in <module>\nValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be stored in KV cache (3584)."
+				for _, prefix := range []string{"vllm-1  | ", "Aug 19 18:34:30 vllm vllm[8707]: ", "2025-03-03T22:56:06.173456789Z "} {
+					var b strings.Builder
+					for _, l := range strings.Split(tb, "\n") {
+						b.WriteString(prefix + l + "\n")
+					}
+					for _, body := range []string{"```\n" + b.String() + "```", b.String()} {
+						g, err := Extract(Post{Body: body}, s)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(g.Errors) == 0 || g.Errors[0].Type != "ValueError" {
+							t.Errorf("%q: errors = %+v, want the ValueError first", prefix, g.Errors)
+						}
+					}
+				}
 				for _, block := range []string{"ls | grep vllm\nls | wc -l", "vllm  | one line"} {
-					if got := withoutComposePrefix(block); got != block {
-						t.Errorf("withoutComposePrefix(%q) = %q, want it unchanged", block, got)
+					if got := withoutViewerPrefix(block); got != block {
+						t.Errorf("withoutViewerPrefix(%q) = %q, want it unchanged", block, got)
 					}
 				}
 			},

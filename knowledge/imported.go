@@ -157,7 +157,8 @@ type Issue struct {
 //     shell's "-c" script and behind prompts with several environments
 //     or Red Hat's brackets are read; "head node", "worker node" and
 //     run_cluster.sh are multi-node words; Jetson modules are GPUs; a
-//     log behind Docker Compose's "service  | " prefix is read as a log.
+//     log behind a viewer's prefix (Docker Compose's "service  | ",
+//     journalctl's time, host and unit, an RFC 3339 time) is read as a log.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a

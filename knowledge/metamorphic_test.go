@@ -304,6 +304,30 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// A log read through journalctl, as a systemd service's is ("Mar 03
+	// 22:56:06 gpu-host vllm[2345]: INFO …"), and through kubectl logs
+	// --timestamps ("2025-03-03T22:56:06.173456789Z INFO …").
+	{"journal-prefix", func(s string) string {
+		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("Mar 03 22:56:%02d gpu-host vllm[2345]: ", i%60) })
+	}},
+	{"kubectl-timestamps", func(s string) string {
+		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("2025-03-03T22:56:%02d.173456789Z ", i%60) })
+	}},
+}
+
+// prefixLogBlocks puts prefix(i) before the i-th line of each block of
+// logs (logBlockRE) without a command line, as a log viewer does.
+func prefixLogBlocks(s string, prefix func(int) string) string {
+	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+		lines := strings.Split(block, "\n")
+		if len(lines) < 3 || slices.ContainsFunc(lines, promptableRE.MatchString) || !logBlockRE.MatchString(block) {
+			return block
+		}
+		for i := 1; i < len(lines)-1; i++ {
+			lines[i] = prefix(i) + lines[i]
+		}
+		return strings.Join(lines, "\n")
+	})
 }
 
 // logBlockRE is a line only a log has, for the compose-log-prefix

@@ -106,68 +106,92 @@ var markdownSignRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
 
 // readPost normalises a post into a document. It never fails; a body that is
 // too long is cut to its head and tail and truncated is reported.
-// composePrefixRE is the prefix Docker Compose prints before each line
-// of a service's log: the service's name, padded with spaces, and a bar
-// ("vllm-1  | INFO …", vllm#20025; "vllm  | (APIServer pid=7) Traceback
-// …", #24297). The padding or the replica number ("-1") tells it from
-// a shell pipeline ("ls | grep x").
-var composePrefixRE = regexp.MustCompile(`^(?:([A-Za-z][\w.-]*-\d+)\s+|([A-Za-z][\w.-]*)\s{2,})\| ?`)
-
-// composeService returns the service a line's Compose prefix names, or
-// "".
-func composeService(l string) string {
-	m := composePrefixRE.FindStringSubmatch(l)
-	if m == nil {
-		return ""
-	}
-	return m[1] + m[2]
+// Log viewers put their own prefix before each line of the log they
+// show, and posters paste the log as the viewer printed it:
+//   - Docker Compose, the service's name padded with spaces and a bar
+//     ("vllm-1  | INFO …", vllm#20025; "vllm  | (APIServer pid=7)
+//     Traceback …", #24297); the padding or the replica number ("-1")
+//     tells it from a shell pipeline ("ls | grep x");
+//   - journalctl, the time, host and unit ("Aug 19 18:34:30 vllm
+//     vllm[8707]: (APIServer pid=8707) …", community-scripts/
+//     ProxmoxVED#2047; "Jan 28 10:40:07 localhost bash[367371]:   File
+//     …", vllm#12474);
+//   - kubectl logs --timestamps and other collectors, an RFC 3339 time
+//     ("2025-03-03T22:56:06.173456789Z INFO …", the vllm-dev post C1-010).
+var viewerPrefixREs = []*regexp.Regexp{
+	regexp.MustCompile(`^(?:([A-Za-z][\w.-]*-\d+)\s+|([A-Za-z][\w.-]*)\s{2,})\| ?`),
+	regexp.MustCompile(`^[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d (\S+ [\w.@-]+)(?:\[\d+\])?: ?`),
+	regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)() ?`),
 }
 
-// withoutComposePrefix returns a code block without Compose's log
+// viewerPrefix returns the kind (an index into viewerPrefixREs) and
+// source (a service, a host and unit) of a line's log-viewer prefix, and
+// its length; kind is -1 for a line without one.
+func viewerPrefix(l string) (kind int, source string, n int) {
+	for k, re := range viewerPrefixREs {
+		if m := re.FindStringSubmatchIndex(l); m != nil {
+			for g := 2; g+1 < len(m); g += 2 {
+				if m[g] >= 0 {
+					source += l[m[g]:m[g+1]]
+				}
+			}
+			return k, source, m[1]
+		}
+	}
+	return -1, "", 0
+}
+
+// withoutViewerPrefix returns a code block without its log viewer's
 // prefix when every non-blank line of it carries the prefix of one
-// service (so a table or a shell pipeline keeps its bars): the log's
-// lines are read as the log they are.
-func withoutComposePrefix(block string) string {
+// viewer and source (so a table or a shell pipeline keeps its bars): the
+// log's lines are read as the log they are.
+func withoutViewerPrefix(block string) string {
 	lines := strings.Split(block, "\n")
-	name, n := "", 0
+	kind, source, n := -1, "", 0
 	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		svc := composeService(l)
-		if svc == "" || name != "" && svc != name {
+		k, src, _ := viewerPrefix(l)
+		if k < 0 || n > 0 && (k != kind || src != source) {
 			return block
 		}
-		name = svc
+		kind, source = k, src
 		n++
 	}
 	if n < 2 {
 		return block
 	}
 	for i, l := range lines {
-		lines[i] = composePrefixRE.ReplaceAllString(l, "")
+		if _, _, cut := viewerPrefix(l); cut > 0 {
+			lines[i] = l[cut:]
+		}
 	}
 	return strings.Join(lines, "\n")
 }
 
-// stripComposeRuns strips Compose's log prefix from each run of two or
-// more consecutive lines that carry one service's prefix: a log pasted
-// outside a fence, or inside raw HTML (<details>) that keeps its lines
-// as prose.
-func stripComposeRuns(lines []string) {
+// stripViewerRuns strips the log-viewer prefix from each run of two or
+// more consecutive lines that carry one viewer's and source's prefix: a
+// log pasted outside a fence, or inside raw HTML (<details>) that keeps
+// its lines as prose.
+func stripViewerRuns(lines []string) {
 	for i := 0; i < len(lines); {
-		svc := composeService(lines[i])
-		if svc == "" {
+		kind, source, _ := viewerPrefix(lines[i])
+		if kind < 0 {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(lines) && composeService(lines[j]) == svc {
+		for j < len(lines) {
+			if k, src, _ := viewerPrefix(lines[j]); k != kind || src != source {
+				break
+			}
 			j++
 		}
 		if j-i >= 2 {
 			for k := i; k < j; k++ {
-				lines[k] = composePrefixRE.ReplaceAllString(lines[k], "")
+				_, _, cut := viewerPrefix(lines[k])
+				lines[k] = lines[k][cut:]
 			}
 		}
 		i = j
@@ -203,9 +227,9 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc.prose[i] = dropPlaceholders(l)
 	}
 	for i, c := range doc.code {
-		doc.code[i] = withoutComposePrefix(c)
+		doc.code[i] = withoutViewerPrefix(c)
 	}
-	stripComposeRuns(doc.prose)
+	stripViewerRuns(doc.prose)
 	doc.title = titleText(p.Title)
 	doc.src = body
 	for _, m := range titleSpanRE.FindAllStringSubmatch(doc.title, 4) {
