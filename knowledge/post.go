@@ -141,6 +141,17 @@ func viewerPrefix(l string) (kind int, source string, n int) {
 	return -1, "", 0
 }
 
+// minViewerLines is how many lines in a row must carry a viewer's prefix
+// for it to be read as one: two for Compose's name and bar, which a lone
+// line could have for another reason, one for a journal's or an RFC 3339
+// time, which nothing else starts a line with.
+func minViewerLines(kind int) int {
+	if kind == 0 {
+		return 2
+	}
+	return 1
+}
+
 // withoutViewerPrefix returns a code block without its log viewer's
 // prefix when every non-blank line of it carries the prefix of one
 // viewer and source (so a table or a shell pipeline keeps its bars): the
@@ -159,7 +170,7 @@ func withoutViewerPrefix(block string) string {
 		kind, source = k, src
 		n++
 	}
-	if n < 2 {
+	if n < minViewerLines(kind) {
 		return block
 	}
 	for i, l := range lines {
@@ -188,7 +199,7 @@ func stripViewerRuns(lines []string) {
 			}
 			j++
 		}
-		if j-i >= 2 {
+		if j-i >= minViewerLines(kind) {
 			for k := i; k < j; k++ {
 				_, _, cut := viewerPrefix(lines[k])
 				lines[k] = lines[k][cut:]
@@ -196,6 +207,15 @@ func stripViewerRuns(lines []string) {
 		}
 		i = j
 	}
+}
+
+// withoutViewerPrefixes returns text without the log-viewer prefixes of
+// its runs of log lines (stripViewerRuns), for readers of a post's raw
+// words: a journal's host and unit are no words of the post's.
+func withoutViewerPrefixes(text string) string {
+	lines := strings.Split(text, "\n")
+	stripViewerRuns(lines)
+	return strings.Join(lines, "\n")
 }
 
 func readPost(p Post) (doc *document, truncated bool) {
