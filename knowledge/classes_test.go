@@ -697,6 +697,13 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A log copied with its terminal's colour codes, in caret
+			// notation (vllm#24072, #3849) and syslog's octal (#20855).
+			name:   "terminal colour codes",
+			body:   "```\n^[[1;36m(VllmWorker TP5 pid=42616)^[[0;0m INFO 09-01 15:06:46 [gpu_model_runner.py:1986] Model loading took 56.3173 GiB\n#033[1;36m(VllmWorkerProcess pid=382)#033[0;0m ERROR 07-15 08:09:04 [multiproc_worker_utils.py:239] ValueError: No available memory for the cache blocks.#015\n```",
+			errors: []string{"ValueError: No available memory for the cache blocks."},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

@@ -158,7 +158,8 @@ type Issue struct {
 //     or Red Hat's brackets are read; "head node", "worker node" and
 //     run_cluster.sh are multi-node words; Jetson modules are GPUs; a
 //     log behind a viewer's prefix (Docker Compose's "service  | ",
-//     journalctl's time, host and unit, an RFC 3339 time) is read as a log.
+//     journalctl's time, host and unit, an RFC 3339 time) is read as a log,
+//     and a terminal's colour codes are dropped.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a

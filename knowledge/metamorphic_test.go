@@ -313,6 +313,13 @@ var perturbations = []struct {
 	{"kubectl-timestamps", func(s string) string {
 		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("2025-03-03T22:56:%02d.173456789Z ", i%60) })
 	}},
+	// A log copied with its terminal's colours, written in the notations
+	// the tools between show them in: caret (vllm#24072), syslog's octal
+	// (#20855) and the escape character itself.
+	{"terminal-colours", func(s string) string {
+		codes := []string{"^[[1;36m", "#033[0;32m", "\x1b[33m"}
+		return prefixLogBlocks(s, func(i int) string { return codes[i%len(codes)] })
+	}},
 }
 
 // prefixLogBlocks puts prefix(i) before the i-th line of each block of

@@ -18,6 +18,7 @@ import (
 // apps and Markdown typographers do it outside code) and is written as
 // "--" again, which is no longer than the dash was.
 func normalizeText(s string) string {
+	s = withoutTerminalColours(s)
 	if isPlainASCII(s) {
 		return s
 	}
@@ -26,6 +27,30 @@ func normalizeText(s string) string {
 		s = typographicOptionRE.ReplaceAllString(s, "$1--$2")
 	}
 	return strings.Map(normalizeRune, s)
+}
+
+// terminalColourRE is a terminal's colour code as a log copied from it
+// carries it: the escape character itself, or written the way the tool
+// between showed it, caret notation ("^[[1;36m(VllmWorker TP5
+// pid=42616)^[[0;0m INFO …", vllm#24072, #3849), syslog's octal
+// ("#033[1;36m(VllmWorkerProcess pid=382)#033[0;0m ERROR …", with "#015"
+// for a carriage return, #20855), or a string escape ("\033[0m",
+// "\x1b[0m", "\e[0m").
+var terminalColourRE = regexp.MustCompile(`(?:\x1b|\^\[|#033|\\033|\\x1[bB]|\\e)\[[0-9;]*m|#015\b`)
+
+// terminalColourMarks are the strings one of which every match of
+// terminalColourRE holds; text without them is returned as it is.
+var terminalColourMarks = []string{"\x1b[", "^[[", "#033[", "\\033[", "\\x1b[", "\\x1B[", "\\e[", "#015"}
+
+// withoutTerminalColours returns s without terminal colour codes, which
+// are the terminal's and not the log's.
+func withoutTerminalColours(s string) string {
+	for _, m := range terminalColourMarks {
+		if strings.Contains(s, m) {
+			return terminalColourRE.ReplaceAllString(s, "")
+		}
+	}
+	return s
 }
 
 // typographicOptionRE is a long option whose "--" a typographer turned
