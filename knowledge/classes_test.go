@@ -701,6 +701,21 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"ValueError: No available memory for the cache blocks."},
 		},
 		{
+			// A rich-text editor escapes every underscore when it
+			// writes Markdown (ProseMirror's serializer, under
+			// Discourse's rich editor; tui.editor): the sentence says
+			// what the rendered post shows, and a code span keeps its
+			// own.
+			name:     "underscores escaped by a rich-text editor",
+			body:     "I run vllm serve /data/Qwen2\\_5\\_7B --max\\_model\\_len 8192, and the `\\_` stays in code.",
+			commands: []string{"vllm serve /data/Qwen2_5_7B --max-model-len=8192"},
+			check: func(t *testing.T, f Facts) {
+				if got := unescapeUnderscores("a\\_b `c\\_d` e\\_f"); got != "a_b `c\\_d` e_f" {
+					t.Errorf("unescapeUnderscores = %q", got)
+				}
+			},
+		},
+		{
 			name:     "full-width colon and prose version",
 			body:     "vLLM 版本：0.7.3\n\nThe machine runs vllm with transformers==4.52.4.",
 			versions: map[string]string{"vllm": "0.7.3", "transformers": "4.52.4"},

@@ -159,7 +159,8 @@ type Issue struct {
 //     run_cluster.sh are multi-node words; Jetson modules are GPUs; a
 //     log behind a viewer's prefix (Docker Compose's "service  | ",
 //     journalctl's time, host and unit, an RFC 3339 time) is read as a log,
-//     and a terminal's colour codes are dropped.
+//     a terminal's colour codes are dropped, and a rich-text editor's escaped
+//     underscores ("gpu\_memory") are read unescaped.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -199,7 +199,7 @@ func PostKeys(p Post, f *Facts) []string {
 			add("b:" + w)
 		}
 	}
-	for fl := range settingFlags(normalizeText(p.Body)) {
+	for fl := range settingFlags(postWords(p.Body)) {
 		add("f:" + fl)
 	}
 	for _, r := range f.Refs {

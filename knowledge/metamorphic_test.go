@@ -313,6 +313,30 @@ var perturbations = []struct {
 	{"kubectl-timestamps", func(s string) string {
 		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("2025-03-03T22:56:%02d.173456789Z ", i%60) })
 	}},
+	// Underscores in sentences escaped, as rich-text editors write them
+	// into Markdown ("gpu\_memory\_utilization", "Qwen2\_5"); a reader
+	// of the rendered post sees the same words.
+	{"escaped-underscores", func(s string) string {
+		inSpan := false // a code span open across lines
+		return mapProse(s, func(l string) string {
+			if strings.TrimSpace(l) == "" {
+				inSpan = false // a span ends with its paragraph
+			}
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+				return l // indented code
+			}
+			parts := strings.Split(l, "`")
+			for i := range parts {
+				if !inSpan {
+					parts[i] = strings.ReplaceAll(parts[i], "_", "\\_")
+				}
+				if i < len(parts)-1 {
+					inSpan = !inSpan
+				}
+			}
+			return strings.Join(parts, "`")
+		})
+	}},
 	// A log copied with its terminal's colours, written in the notations
 	// the tools between show them in: caret (vllm#24072), syslog's octal
 	// (#20855) and the escape character itself.
@@ -396,12 +420,13 @@ func outsideSpans(l string, fn func(string) string) string {
 	return strings.Join(parts, "`")
 }
 
-// mapProse applies fn to the lines outside fenced code.
+// mapProse applies fn to the lines outside fenced code, fences inside
+// quotes ("> ```") included.
 func mapProse(s string, fn func(string) string) string {
 	lines := strings.Split(s, "\n")
 	in := false
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t>"), "```") {
 			in = !in
 			continue
 		}

@@ -209,6 +209,33 @@ func stripViewerRuns(lines []string) {
 	}
 }
 
+// unescapeUnderscores returns a prose line with its Markdown-escaped
+// underscores ("gpu\_memory\_utilization", "Qwen2\_5") as a reader of
+// the rendered post sees them: rich-text editors escape every underscore
+// when they write Markdown (ProseMirror's serializer, which Discourse's
+// rich editor is built on; tui.editor, gravity-ui's editor), and an
+// underscore inside a word marks nothing in CommonMark. Code spans keep
+// theirs.
+func unescapeUnderscores(l string) string {
+	if !strings.Contains(l, `\_`) {
+		return l
+	}
+	parts := strings.Split(l, "`")
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = strings.ReplaceAll(parts[i], `\_`, "_")
+	}
+	return strings.Join(parts, "`")
+}
+
+// postWords returns a post's body as the readers of its raw words (the
+// ranking's, the settings a sentence names) read it: normalised, without
+// its logs' viewer prefixes, and with Markdown-escaped underscores
+// (unescapeUnderscores) unescaped everywhere, since a literal "\_" in
+// code is rarer than an editor's escape in prose.
+func postWords(body string) string {
+	return strings.ReplaceAll(withoutViewerPrefixes(normalizeText(body)), `\_`, "_")
+}
+
 // withoutViewerPrefixes returns text without the log-viewer prefixes of
 // its runs of log lines (stripViewerRuns), for readers of a post's raw
 // words: a journal's host and unit are no words of the post's.
@@ -244,7 +271,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdownBounded(body)
 	}
 	for i, l := range doc.prose {
-		doc.prose[i] = dropPlaceholders(l)
+		doc.prose[i] = dropPlaceholders(unescapeUnderscores(l))
 	}
 	for i, c := range doc.code {
 		doc.code[i] = withoutViewerPrefix(c)

@@ -133,11 +133,12 @@ func rank(memo *symptomMemo, p Post, f *Facts, cands []Candidate, model *Model) 
 	// before a flag, no-break spaces, full-width forms), its title
 	// without a help-request template (titleWords), and the words of
 	// the GPUs it names however they were typed ("RTX5090"), and
-	// without its fences' language hints ("```json") or its logs'
-	// viewer prefixes (a journal's host and unit), so that only what the
-	// post says moves the ranking, not how it is typed.
+	// without its fences' language hints ("```json"), its logs' viewer
+	// prefixes (a journal's host and unit) or an editor's escapes
+	// (postWords), so that only what the post says moves the ranking, not
+	// how it is typed.
 	title := titleWords(titleText(p.Title))
-	pt := newPostTokens(title + "\n" + withoutFenceInfo(withoutViewerPrefixes(normalizeText(p.Body))))
+	pt := newPostTokens(title + "\n" + withoutFenceInfo(postWords(p.Body)))
 	for _, g := range f.GPUs {
 		for w := range tokenSet(g.Name) {
 			pt.words[w] = true
