@@ -710,8 +710,8 @@ func TestReadingClasses(t *testing.T) {
 			body:     "I run vllm serve /data/Qwen2\\_5\\_7B --max\\_model\\_len 8192, and the `\\_` stays in code.",
 			commands: []string{"vllm serve /data/Qwen2_5_7B --max-model-len=8192"},
 			check: func(t *testing.T, f Facts) {
-				if got := unescapeUnderscores("a\\_b `c\\_d` e\\_f"); got != "a_b `c\\_d` e_f" {
-					t.Errorf("unescapeUnderscores = %q", got)
+				if got := unescapeMarkdown(`a\_b \[x\] ` + "`c\\_d`" + ` e\_f C:\Users`); got != `a_b [x] `+"`c\\_d`"+` e_f C:\Users` {
+					t.Errorf("unescapeMarkdown = %q", got)
 				}
 			},
 		},

@@ -160,7 +160,8 @@ type Issue struct {
 //     log behind a viewer's prefix (Docker Compose's "service  | ",
 //     journalctl's time, host and unit, an RFC 3339 time) is read as a log,
 //     a terminal's colour codes are dropped, and a rich-text editor's escaped
-//     underscores ("gpu\_memory") are read unescaped.
+//     underscores and brackets ("gpu\_memory", "\[24,20\]") are read
+//     unescaped.
 const Reading = 40
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -337,6 +337,30 @@ var perturbations = []struct {
 			return strings.Join(parts, "`")
 		})
 	}},
+	// Brackets and asterisks in sentences escaped, as the same editors
+	// write them ("vllm\[audio\]", "\*\*bold\*\*" typed literally).
+	{"escaped-punctuation", func(s string) string {
+		inSpan := false
+		r := strings.NewReplacer("[", "\\[", "]", "\\]", "*", "\\*")
+		return mapProse(s, func(l string) string {
+			if strings.TrimSpace(l) == "" {
+				inSpan = false
+			}
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+				return l
+			}
+			parts := strings.Split(l, "`")
+			for i := range parts {
+				if !inSpan {
+					parts[i] = r.Replace(parts[i])
+				}
+				if i < len(parts)-1 {
+					inSpan = !inSpan
+				}
+			}
+			return strings.Join(parts, "`")
+		})
+	}},
 	// A log copied with its terminal's colours, written in the notations
 	// the tools between show them in: caret (vllm#24072), syslog's octal
 	// (#20855) and the escape character itself.

@@ -209,29 +209,36 @@ func stripViewerRuns(lines []string) {
 	}
 }
 
-// unescapeUnderscores returns a prose line with its Markdown-escaped
-// underscores ("gpu\_memory\_utilization", "Qwen2\_5") as a reader of
-// the rendered post sees them: rich-text editors escape every underscore
-// when they write Markdown (ProseMirror's serializer, which Discourse's
-// rich editor is built on; tui.editor, gravity-ui's editor), and an
-// underscore inside a word marks nothing in CommonMark. Code spans keep
-// theirs.
-func unescapeUnderscores(l string) string {
-	if !strings.Contains(l, `\_`) {
+// unescapeMarkdown returns a prose line with its Markdown backslash
+// escapes ("gpu\_memory\_utilization", "vllm\[audio\]",
+// "\"mrope_section\":\[24,20,20\]") read as a reader of the rendered post
+// sees them: rich-text editors escape the punctuation Markdown could read
+// as markup when they write Markdown (ProseMirror's serializer, which
+// Discourse's rich editor is built on; tui.editor, gravity-ui's editor).
+// Only what those editors escape inside a line is read away (ProseMirror:
+// _ * ~ [ ]): a shell's escapes in a command typed as a sentence ("{\"top_k\":
+// 5}", vllm#12409) are the command's, though CommonMark would render them
+// away too. Code spans keep their backslashes.
+func unescapeMarkdown(l string) string {
+	if !strings.Contains(l, `\`) {
 		return l
 	}
 	parts := strings.Split(l, "`")
 	for i := 0; i < len(parts); i += 2 {
-		parts[i] = strings.ReplaceAll(parts[i], `\_`, "_")
+		parts[i] = markdownEscapeRE.ReplaceAllString(parts[i], "$1")
 	}
 	return strings.Join(parts, "`")
 }
 
+// markdownEscapeRE is an editor's backslash escape (unescapeMarkdown).
+var markdownEscapeRE = regexp.MustCompile(`\\([_*~\[\]])`)
+
 // postWords returns a post's body as the readers of its raw words (the
 // ranking's, the settings a sentence names) read it: normalised, without
 // its logs' viewer prefixes, and with Markdown-escaped underscores
-// (unescapeUnderscores) unescaped everywhere, since a literal "\_" in
-// code is rarer than an editor's escape in prose.
+// (unescapeMarkdown) unescaped everywhere, since a literal "\_" in code
+// is rarer than an editor's escape in prose; other escaped punctuation
+// splits words as the punctuation does.
 func postWords(body string) string {
 	return strings.ReplaceAll(withoutViewerPrefixes(normalizeText(body)), `\_`, "_")
 }
@@ -271,7 +278,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdownBounded(body)
 	}
 	for i, l := range doc.prose {
-		doc.prose[i] = dropPlaceholders(unescapeUnderscores(l))
+		doc.prose[i] = dropPlaceholders(unescapeMarkdown(l))
 	}
 	for i, c := range doc.code {
 		doc.code[i] = withoutViewerPrefix(c)
