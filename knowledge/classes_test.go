@@ -1356,6 +1356,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A script names its settings once and passes the names:
+			// `model_name = "…"` then LLM(model=model_name, …)
+			// (vllm#6416, #8276, #8627, #25811). A name last set to an
+			// expression (args.model, os.path.join) keeps its name.
+			name: "Python API call with a script's constants",
+			body: "```python\nmodel_name = \"deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct\"\ntp_size = 2  # two GPUs\npath = \"a/b\"\npath = os.path.join(root, \"m\")\nllm = LLM(model=model_name, tensor_parallel_size=tp_size, tokenizer=path, max_model_len=max_len)\n```",
+			check: func(t *testing.T, f Facts) {
+				c := f.MainCommand(s)
+				if c == nil || c.Flags["--model"] != "deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct" || c.Flags["--tensor-parallel-size"] != "2" ||
+					c.Flags["--tokenizer"] != "path" || c.Flags["--max-model-len"] != "max_len" {
+					t.Errorf("command = %v", c)
+				}
+			},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

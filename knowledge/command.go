@@ -69,7 +69,8 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		cs.add(span, false, -1)
 	}
 	cs.codeCommands()
-	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s) {
+	at := func(line string) int { return positionIn(doc.src, line) }
+	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s, at) {
 		cs.addBuilt(c, false)
 	}
 	mentioned := cs.inlineCommands()

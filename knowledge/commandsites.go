@@ -453,17 +453,43 @@ var (
 	// LLM(model="x", tensor_parallel_size=2).
 	apiCallRE = regexp.MustCompile(`\b(?:LLM|EngineArgs|AsyncEngineArgs)\(`)
 	kwargRE   = regexp.MustCompile(`(?s)([A-Za-z_]\w*)\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^{}]*\}|\[[^\[\]]*\]|[^,()\s]+)`)
+	// An assignment on a line of its own, and the literals a script's
+	// constants are given: `model_name = "org/model"`, `tp_size = 2  # two
+	// GPUs`, `enforce: bool = True`.
+	assignRE  = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[ \t]*[\w.]+[ \t]*)?=([^=\n].*)$`)
+	literalRE = regexp.MustCompile(`^[ \t]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[-+]?\d[\w.]*|True|False)[ \t]*(?:#.*)?$`)
+	identRE   = regexp.MustCompile(`^[A-Za-z_]\w*$`)
 )
+
+// constantsBefore returns the literal each name was last given in the
+// script before a call: LLM(model=model_name) is set to what
+// `model_name = "x"` said above it (vllm#6416, #8276, #8627, #25811), not
+// to the variable's name. A name last given anything else (args.model, a
+// call) is left out, and an argument set to it stays as written.
+func constantsBefore(script string) map[string]string {
+	out := map[string]string{}
+	for _, m := range assignRE.FindAllStringSubmatch(script, -1) {
+		if lit := literalRE.FindStringSubmatch(m[2]); lit != nil {
+			out[m[1]] = lit[1]
+		} else {
+			delete(out, m[1])
+		}
+	}
+	return out
+}
 
 // apiCommands turns Python API calls into commands of the program whose
 // model flag matches their model keyword, so that LLM(model=...,
-// cpu_offload_gb=14) and --cpu-offload-gb 14 are the same fact.
-func apiCommands(text string, s *Schema) []Command {
+// cpu_offload_gb=14) and --cpu-offload-gb 14 are the same fact. at gives
+// the post's offset of the line a call starts on, which orders it among
+// the post's other commands.
+func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 	if s == nil {
 		return nil
 	}
 	var out []Command
 	for _, loc := range apiCallRE.FindAllStringIndex(text, 4) {
+		var constants map[string]string
 		args, ok := balancedArgs(text[loc[1]:], maxListBytes)
 		if !ok {
 			continue
@@ -489,6 +515,14 @@ func apiCommands(text string, s *Schema) []Command {
 		for _, m := range kwargRE.FindAllStringSubmatch(args, 64) {
 			k := "--" + strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
 			v := m[2]
+			if identRE.MatchString(v) && v != "True" && v != "False" && v != "None" {
+				if constants == nil {
+					constants = constantsBefore(text[:loc[0]])
+				}
+				if lit, ok := constants[v]; ok {
+					v = lit
+				}
+			}
 			if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
 				v = v[1 : len(v)-1]
 			}
@@ -501,7 +535,9 @@ func apiCommands(text string, s *Schema) []Command {
 			c.Flags[k] = v
 		}
 		if len(c.Flags) > 0 {
-			c.pos = loc[0]
+			start := strings.LastIndexByte(text[:loc[0]], '\n') + 1
+			line, _, _ := strings.Cut(text[start:], "\n")
+			c.pos = at(line)
 			c.api = true
 			out = append(out, c)
 		}

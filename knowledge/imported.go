@@ -162,7 +162,10 @@ type Issue struct {
 //     a terminal's colour codes are dropped, and a rich-text editor's escaped
 //     underscores and brackets ("gpu\_memory", "\[24,20\]") are read
 //     unescaped.
-const Reading = 40
+//   - 41: a Python call's argument set to a script's constant is the
+//     constant's literal (`model_name = "x"` … LLM(model=model_name)),
+//     and a command read without its Markdown orders by where it stands.
+const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -15,7 +15,34 @@ func positionIn(src, line string) int {
 	if i := strings.Index(src, key); i >= 0 {
 		return i
 	}
+	// The line was read without the Markdown around its words: a model
+	// in bold inside a command typed as a sentence, a flag in a code
+	// span, an escaped underscore. Look again with neither side's.
+	if k := stripFormatting(key, nil); k != "" {
+		var at []int
+		if i := strings.Index(stripFormatting(src, &at), k); i >= 0 {
+			return at[i]
+		}
+	}
 	return len(src)
+}
+
+// stripFormatting returns s without the characters Markdown's emphasis,
+// code spans and escapes add; at, when not nil, receives each kept
+// byte's offset in s.
+func stripFormatting(s string, at *[]int) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '`', '\\', '_':
+			continue
+		}
+		b.WriteByte(s[i])
+		if at != nil {
+			*at = append(*at, i)
+		}
+	}
+	return b.String()
 }
 
 var shellAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s'"$]+)\s*$`)
