@@ -13,6 +13,8 @@ func addPostSeeds(f *testing.F) {
 	for _, p := range testPosts(f) {
 		f.Add(p.body)
 	}
+	// A script's constants passed to an API call, one reassigned.
+	f.Add("```python\nm = \"a/b\"\ntp: int = 2 # x\nm = f(m)\nLLM(model=m, tensor_parallel_size=tp)\n```\nI ran \" vllm serve **a/b** \"")
 }
 
 func FuzzExtract(f *testing.F) {
