@@ -1371,6 +1371,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A launcher runs the command after its own options and
+			// arguments: a package manager's environment (`uv run`,
+			// launcher scripts and READMEs of many projects; vLLM's docs'
+			// `uv run --with vllm vllm --help`; `conda run -n vllm`), a
+			// scheduler (`srun`), a cluster's container runtime
+			// (`apptainer exec --nv "$SIF" python -m vllm…`), and tools
+			// that bound or place a process (`timeout`, `numactl`). A
+			// launcher running no known program stays itself.
+			name:     "commands behind launchers",
+			body:     "```\nCUDA_VISIBLE_DEVICES=0 uv run vllm serve m/a --port 8001\nsrun --gres=gpu:4 -N 1 vllm serve m/b --tensor-parallel-size 4\napptainer exec --nv img.sif python -m vllm.entrypoints.openai.api_server --model m/c\nconda run -n vllm vllm serve m/d --max-model-len 4096\nnohup numactl --membind=0 vllm serve m/e --dtype half > log 2>&1 &\nuv run --with vllm vllm --help\n```",
+			commands: []string{"vllm serve m/a --port=8001", "vllm serve m/b --tensor-parallel-size=4", "vllm serve --model=m/c", "vllm serve m/d --max-model-len=4096", "vllm serve m/e --dtype=half", "vllm --help"},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

@@ -322,15 +322,22 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		line = strings.TrimSpace(p.Name + " " + sub + " " + line)
 	}
 	rest := envPrefixRE.ReplaceAllString(line, "")
-	// Wrappers and assignments may alternate ("A=1 nohup env B=2 vllm
-	// …"); the assignments are all the command's environment.
+	// Wrappers, launchers and assignments may alternate ("A=1 nohup env
+	// B=2 vllm …", "nohup uv run vllm serve …"); the assignments are all
+	// the command's environment.
 	for range 4 {
 		w := strings.Fields(rest)
-		if len(w) <= 1 || !wrapperPrograms[w[0]] {
+		at := launchedAt(w, s)
+		if len(w) <= 1 || !wrapperPrograms[w[0]] && at < 0 {
 			break
 		}
 		env := strings.TrimSpace(line[:len(line)-len(rest)])
-		stripped := strings.Join(stripWrappers(w), " ")
+		var stripped string
+		if at >= 0 {
+			stripped = strings.Join(w[at:], " ")
+		} else {
+			stripped = strings.Join(stripWrappers(w), " ")
+		}
 		line = strings.TrimSpace(env + " " + stripped)
 		rest = envPrefixRE.ReplaceAllString(line, "")
 	}

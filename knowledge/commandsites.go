@@ -35,6 +35,61 @@ func stripWrappers(words []string) []string {
 	return words
 }
 
+// launchers run a command of their own after their options and
+// arguments: a package manager's environment (`uv run`, `conda run -n
+// env`, `pixi run`, `poetry run`; vLLM's docs: `uv run --with vllm vllm
+// --help`), a cluster's scheduler (`srun --gres=gpu:4`), a container
+// runtime for clusters (`apptainer exec --nv "$SIF" python -m vllm…`,
+// `singularity exec`), and tools that bound, place or profile a process
+// (`timeout 600`, `numactl --membind=0`, `taskset -c 0-15`, `nsys
+// profile -o out`). Each maps to the subcommands that run the command
+// (none: the launcher itself does). Launcher scripts, Makefiles and
+// READMEs of many projects run vLLM this way (`uv run vllm serve …`,
+// `CUDA_VISIBLE_DEVICES=0 uv run vllm serve …`, `nohup uv run vllm serve
+// …`, SLURM job scripts).
+var launchers = map[string][]string{
+	"uv": {"run"}, "conda": {"run"}, "pixi": {"run"}, "poetry": {"run"}, "pipenv": {"run"},
+	"srun": nil, "timeout": nil, "numactl": nil, "taskset": nil, "nsys": {"profile"},
+	"apptainer": {"exec", "run"}, "singularity": {"exec", "run"},
+}
+
+// launchedAt returns the index of the command a launcher runs among
+// words, or -1 when words start with no launcher or it runs no program
+// the schema knows. The launcher's options and arguments are not
+// modelled one by one: the command is the first known program among the
+// words that is not an option's value (`conda run -n vllm vllm serve`,
+// `uv run --with vllm vllm --help`), else the first known program.
+func launchedAt(words []string, s *Schema) int {
+	if len(words) < 2 {
+		return -1
+	}
+	subs, ok := launchers[path.Base(words[0])]
+	if !ok {
+		return -1
+	}
+	from := 1
+	if subs != nil {
+		if !slices.Contains(subs, words[1]) {
+			return -1
+		}
+		from = 2
+	}
+	first := -1
+	for i := from; i < len(words); i++ {
+		if !s.knownProgram(path.Base(words[i])) {
+			continue
+		}
+		prev := words[i-1]
+		if !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=") || i == from {
+			return i
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
 // embeddedStarts returns the offsets in a prose line where a command of
 // a program the schema knows may start after other words, first first,
 // at most maxEmbeddedStarts. A program name only starts a command when

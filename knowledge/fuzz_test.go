@@ -60,6 +60,7 @@ func FuzzParseCommandLine(f *testing.F) {
 		"cd /srv && source .venv/bin/activate && export A=1 && vllm serve m --p 1",
 		`bash -c "sh -c 'vllm serve m --p 1'"`, "(a) (b) [u@h d]# vllm serve m --x 1",
 		"X=$(nvidia-smi | wc -l) && vllm serve m --tp $X", "sh -c ''",
+		"A=1 nohup uv run --with vllm vllm serve m -p 1", "conda run -n vllm vllm", "srun -N 1 --exclusive", "timeout",
 	} {
 		f.Add(s)
 	}

@@ -164,7 +164,9 @@ type Issue struct {
 //     unescaped.
 //   - 41: a Python call's argument set to a script's constant is the
 //     constant's literal (`model_name = "x"` … LLM(model=model_name)),
-//     and a command read without its Markdown orders by where it stands.
+//     a command read without its Markdown orders by where it stands, and
+//     a launcher's command is the one it runs (`uv run vllm serve …`,
+//     `srun …`, `apptainer exec … python -m vllm…`, `timeout 600 …`).
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a
