@@ -85,6 +85,21 @@ func (s *Schema) startsRun(line string) bool {
 		return false
 	}
 	words := strings.Fields(envPrefixRE.ReplaceAllString(stripPrompt(line), ""))
+	// The program a wrapper or a launcher runs ("nohup env A=1 vllm
+	// serve", "uv run vllm serve", "srun -N 1 python -m vllm…").
+	for range 4 {
+		if at := launchedAt(words, s); at >= 0 {
+			words = words[at:]
+			continue
+		}
+		if len(words) == 0 || !wrapperPrograms[words[0]] {
+			break
+		}
+		words = stripWrappers(words)
+		for len(words) > 0 && envPrefixRE.MatchString(words[0]+" ") {
+			words = words[1:]
+		}
+	}
 	if len(words) < 2 {
 		return false
 	}

@@ -288,6 +288,24 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// Each vllm or python command line in a fence run through a
+	// launcher, as launcher scripts and cluster jobs run it: a package
+	// manager's environment, a scheduler, a time limit.
+	{"launchers", func(s string) string {
+		launch := []string{"uv run ", "srun --gres=gpu:1 -N 1 ", "timeout 3600 ", "conda run -n vllm "}
+		n := 0
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !launchableRE.MatchString(lines[i]) {
+					continue
+				}
+				lines[i] = launch[n%len(launch)] + lines[i]
+				n++
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// A log viewed through Docker Compose, each line after the
 	// service's name and a bar ("vllm-1  | INFO …", vllm#24297, #20025):
 	// only blocks of logs (a traceback, a log level and time), without
@@ -394,6 +412,10 @@ var logBlockRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\)|^(?
 // start of the line, and not a Compose log's service name before its bar
 // ("vllm  | INFO …"), which no prompt precedes.
 var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|]`)
+
+// launchableRE is a command line the launchers perturbation runs through
+// a launcher: vllm's or Python's, at the start of the line.
+var launchableRE = regexp.MustCompile(`^(?:vllm|python3?)\s+[^\s|]`)
 
 // smartQuotes turns straight quotes into typographic ones: an opening
 // quote after a space or at the start, a closing one elsewhere.
