@@ -1384,6 +1384,20 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve m/a --port=8001", "vllm serve m/b --tensor-parallel-size=4", "vllm serve --model=m/c", "vllm serve m/d --max-model-len=4096", "vllm serve m/e --dtype=half", "vllm --help"},
 		},
 		{
+			// Huawei's Ascend NPUs, through the vllm-ascend plugin: its
+			// log line, npu-smi's table and the Chinese name with a chip
+			// (vllm-project/vllm-ascend#337, #1875, #1987). The case
+			// format labels them "unknown"; Herald names them, so that
+			// no CUDA-only advice is given.
+			name: "Ascend NPU platform",
+			body: "昇腾910B3，torch 2.5.1\n```\nINFO 03-15 11:48:25 __init__.py:198] Platform plugin ascend is activated\n| npu-smi 24.1.rc3                 Version: 24.1.rc3 |\n| 0     910B4               | OK            | 92.1 |\n```",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "npu" {
+					t.Errorf("platform = %q", f.Platform)
+				}
+			},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

@@ -311,6 +311,8 @@ func platformName(p string) string {
 		return "Intel XPU"
 	case "neuron":
 		return "AWS Neuron"
+	case "npu":
+		return "Ascend NPU"
 	}
 	return p
 }

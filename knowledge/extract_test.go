@@ -429,6 +429,7 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 		"torch 2.5+xpu on an Intel(R) Arc A770 and Intel Data Center GPU Max, XPU",
 		"Google TPU v5e, tpu v4 pods, a TPU",
 		"Neuron SDK on Inferentia and Trainium: inf2.xlarge, trn1.32xlarge",
+		"torch_npu and torch-npu, vllm-ascend and vllm_ascend, npu-smi, ASCEND_RT_VISIBLE_DEVICES, PYTORCH_NPU_ALLOC_CONF, Platform plugin ascend is activated, NPU out of memory, 昇腾910B3",
 		"CPU-only box, running on my CPU with no GPUs, without a GPU, the CPU backend, --device cpu, cpu device, supports CPU, for cpu, CPU inference",
 		"CUDA error, cuda",
 		"GPU Topology:\n        GPU0    GPU1\nGPU0     X      NV12\nGPU1    NV12     X",

@@ -31,6 +31,11 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
+	// Huawei's Ascend NPUs, which vLLM runs through the vllm-ascend
+	// platform plugin: its packages, its device tool and variables, its
+	// log line and its out-of-memory error, and the Chinese name
+	// (vllm-project/vllm-ascend#337, #1875, #1987, #14631; vllm#9469).
+	{regexp.MustCompile(`(?i)\b(?:torch[_-]npu|vllm[_-]ascend|npu-smi|ASCEND_RT_VISIBLE_DEVICES|PYTORCH_NPU_ALLOC_CONF|Platform plugin ascend is activated|NPU out of memory)\b|昇腾`), "npu", 8, []string{"npu", "ascend", "昇腾"}},
 	{regexp.MustCompile(`(?i)\b(?:HIP error|hipError|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|--device[= ]/dev/kfd)`), "rocm", 6, []string{"hip", "rocr", "/dev/kfd"}},
 	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
 	// An environment report's GPU topology whose GPUs link by NVLink
@@ -64,6 +69,10 @@ func countMarkers(text string, markers []string, max int) int {
 	}
 	return n
 }
+
+// platformOrder holds the platforms Herald tells apart, in the order a
+// tie between two is decided.
+var platformOrder = [...]string{"rocm", "cuda", "cpu", "xpu", "tpu", "neuron", "npu"}
 
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
@@ -144,7 +153,7 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	for _, c := range cmds {
 		if d := strings.ToLower(c.Flags["--device"]); d != "" {
 			switch d {
-			case "cpu", "cuda", "rocm", "xpu", "tpu", "neuron":
+			case "cpu", "cuda", "rocm", "xpu", "tpu", "neuron", "npu":
 				score[d] += 10
 			}
 		}
@@ -158,7 +167,7 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 		score[plat] += hardwareWeight * min(n, 3)
 	}
 	best, bestScore := "", 0
-	for _, p := range []string{"rocm", "cuda", "cpu", "xpu", "tpu", "neuron"} {
+	for _, p := range platformOrder {
 		if score[p] > bestScore {
 			best, bestScore = p, score[p]
 		}
