@@ -166,7 +166,8 @@ type Issue struct {
 //     constant's literal (`model_name = "x"` … LLM(model=model_name)),
 //     a command read without its Markdown orders by where it stands, and
 //     a launcher's command is the one it runs (`uv run vllm serve …`,
-//     `srun …`, `apptainer exec … python -m vllm…`, `timeout 600 …`).
+//     `srun …`, `apptainer exec … python -m vllm…`, `timeout 600 …`);
+//     Ascend NPUs are a platform of their own (npu).
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a
