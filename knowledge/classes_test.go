@@ -1398,6 +1398,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Windows' shells, where Docker Desktop users run vLLM's
+			// image: PowerShell's prompt and backtick continuations
+			// (Windows guides and scripts of many projects: "docker run
+			// --gpus all `" … "vllm/vllm-openai:latest `"), cmd's prompt
+			// and caret, Anaconda Prompt's environment before them.
+			name:     "Windows shells' prompts and continuations",
+			body:     "```powershell\nPS C:\\Users\\me> docker run --gpus all `\n    -p 8000:8000 `\n    vllm/vllm-openai:latest `\n    --model m/a `\n    --max-model-len 4096\n```\n\n```\n(base) C:\\work>docker run --gpus all vllm/vllm-openai:latest --model m/b ^\n  --dtype half\n```",
+			commands: []string{"docker run vllm/vllm-openai:latest --gpus=all -p=8000:8000", "vllm serve --max-model-len=4096 --model=m/a", "docker run vllm/vllm-openai:latest --gpus=all", "vllm serve --dtype=half --model=m/b"},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

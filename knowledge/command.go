@@ -41,8 +41,17 @@ var themedPromptRE = regexp.MustCompile(`^\s*(?:[^\n❯]{0,120}❯|(?:\([\w.-]+\
 // there and swallow the options after them, so it is quoted first.
 var shellPlaceholderRE = regexp.MustCompile(`(^|[\s=/:])(<[^<>\s'"]{1,60}>)`)
 
+// windowsPromptRE is the prompt of Windows' shells, where Docker Desktop
+// users run vLLM's image: PowerShell's "PS C:\Users\me> " and cmd's
+// "C:\Users\me>" (no space needed), after Anaconda Prompt's environments
+// ("(base) PS C:\work> "). Guides and issues of many projects paste
+// commands behind them (docker/getting-started#70, seerr-team/seerr#2557,
+// briefercloud/briefer#7 show the shells' forms).
+var windowsPromptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:PS\s+)?[A-Za-z]:\\[^<>|"\n]{0,200}>\s*`)
+
 // stripPrompt removes a shell prompt from the start of a line.
 func stripPrompt(l string) string {
+	l = windowsPromptRE.ReplaceAllString(l, "")
 	return promptRE.ReplaceAllString(themedPromptRE.ReplaceAllString(l, ""), "")
 }
 

@@ -167,7 +167,10 @@ type Issue struct {
 //     a command read without its Markdown orders by where it stands, and
 //     a launcher's command is the one it runs (`uv run vllm serve …`,
 //     `srun …`, `apptainer exec … python -m vllm…`, `timeout 600 …`);
-//     Ascend NPUs are a platform of their own (npu).
+//     Ascend NPUs are a platform of their own (npu); Windows' prompts
+//     (PowerShell's "PS C:\…> ", cmd's "C:\…>") and continuation marks
+//     (a backtick or a caret after a blank) are read as a shell's, and a
+//     continued command orders by where it starts.
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a

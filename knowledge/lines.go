@@ -15,9 +15,11 @@ func positionIn(src, line string) int {
 	if i := strings.Index(src, key); i >= 0 {
 		return i
 	}
-	// The line was read without the Markdown around its words: a model
+	// The line was read without the Markdown around its words (a model
 	// in bold inside a command typed as a sentence, a flag in a code
-	// span, an escaped underscore. Look again with neither side's.
+	// span, an escaped underscore) or joined from lines a continuation
+	// mark ends. Look again with neither side's marks and with blanks
+	// and line breaks as one space.
 	if k := stripFormatting(key, nil); k != "" {
 		var at []int
 		if i := strings.Index(stripFormatting(src, &at), k); i >= 0 {
@@ -28,15 +30,28 @@ func positionIn(src, line string) int {
 }
 
 // stripFormatting returns s without the characters Markdown's emphasis,
-// code spans and escapes add; at, when not nil, receives each kept
+// code spans and escapes and shells' continuation marks add, each run of
+// blanks and line breaks one space; at, when not nil, receives each kept
 // byte's offset in s.
 func stripFormatting(s string, at *[]int) string {
 	var b strings.Builder
+	space := false
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '*', '`', '\\', '_':
+		switch c := s[i]; c {
+		case '*', '`', '\\', '_', '^':
+			continue
+		case ' ', '\t', '\n', '\r':
+			if space {
+				continue
+			}
+			space = true
+			b.WriteByte(' ')
+			if at != nil {
+				*at = append(*at, i)
+			}
 			continue
 		}
+		space = false
 		b.WriteByte(s[i])
 		if at != nil {
 			*at = append(*at, i)
@@ -122,7 +137,22 @@ func (s *Schema) startsRun(line string) bool {
 // never the rest of a command.
 var blockMarkerRE = regexp.MustCompile(`(?i)^\s*(?:\[/?(?:details|quote|spoiler)(?:[= ][^\]]*)?\]|</?details\b[^>]*>|<summary\b[^>]*>.*</summary>|</?summary>)\s*$`)
 
-// joinContinuations joins lines that end in a backslash with the next one;
+// continued reports whether a line (without trailing blanks) goes on on
+// the next one, and gives it without its continuation mark: a POSIX
+// shell's backslash, or, after a blank, PowerShell's backtick and cmd's
+// caret ("docker run --gpus all `" then "vllm/vllm-openai:latest `", as
+// Windows guides and scripts of many projects run vLLM's image; "… ^").
+func continued(t string) (string, bool) {
+	if body, ok := strings.CutSuffix(t, "\\"); ok {
+		return body, true
+	}
+	if len(t) > 2 && (t[len(t)-1] == '`' || t[len(t)-1] == '^') && (t[len(t)-2] == ' ' || t[len(t)-2] == '\t') {
+		return t[:len(t)-1], true
+	}
+	return "", false
+}
+
+// joinContinuations joins lines that end in a continuation mark (continued) with the next one;
 // a BBCode block tag ends the command instead, and so does a run of one
 // of the schema's programs after an export or a package install
 // ("uv pip install vllm==0.10.1 \" then "vllm serve m",
@@ -143,8 +173,8 @@ func joinContinuations(lines []string, s *Schema) []string {
 			out = append(out, strings.TrimSpace(cur.String()))
 			cur.Reset()
 		}
-		if strings.HasSuffix(t, "\\") && cur.Len() < maxCommandBytes {
-			cur.WriteString(strings.TrimSuffix(t, "\\"))
+		if body, ok := continued(t); ok && cur.Len() < maxCommandBytes {
+			cur.WriteString(body)
 			cur.WriteByte(' ')
 			continue
 		}

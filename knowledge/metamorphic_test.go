@@ -306,6 +306,31 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// Each fenced command line that a backslash continues, continued
+	// PowerShell's way instead, with a backtick after a blank, and typed
+	// at PowerShell's prompt, as Windows users run vLLM's image.
+	{"powershell", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			// Each run of lines a backslash joins, first line first: when
+			// one of its lines starts a command, the run is one command.
+			for i := 1; i < len(lines)-1; {
+				j := i
+				for j < len(lines)-2 && strings.HasSuffix(strings.TrimRight(lines[j], " \t"), "\\") {
+					j++
+				}
+				if slices.ContainsFunc(lines[i:j+1], promptableRE.MatchString) {
+					for k := i; k < j; k++ {
+						body, _ := strings.CutSuffix(strings.TrimRight(lines[k], " \t"), "\\")
+						lines[k] = strings.TrimRight(body, " \t") + " `"
+					}
+					lines[i] = `PS C:\Users\me> ` + lines[i]
+				}
+				i = j + 1
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// A log viewed through Docker Compose, each line after the
 	// service's name and a bar ("vllm-1  | INFO …", vllm#24297, #20025):
 	// only blocks of logs (a traceback, a log level and time), without
