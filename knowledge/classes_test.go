@@ -462,6 +462,15 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.5.4"},
 		},
 		{
+			// NVIDIA's NGC registry tags containers by year and month:
+			// nvcr.io/nvidia/vllm:26.04-py3 carries vLLM 0.19.0 (DGX
+			// Spark guides and launch scripts of many projects), so the
+			// tag is no vLLM version; one the post states still is.
+			name:     "a monthly container release is no version",
+			body:     "```\ndocker run --gpus all nvcr.io/nvidia/vllm:25.12.post1-py3 vllm serve m/a --port 8000\ndocker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python x.py --a b\n```\nThe image says vLLM 0.11.1 in its banner.",
+			versions: map[string]string{"vllm": "0.11.1"},
+		},
+		{
 			// NVLink in an environment report's GPU topology
 			// (vllm-project/vllm#16588, #46464) is NVIDIA hardware; a model
 			// published under a hardware maker's organisation

@@ -170,7 +170,8 @@ type Issue struct {
 //     Ascend NPUs are a platform of their own (npu); Windows' prompts
 //     (PowerShell's "PS C:\…> ", cmd's "C:\…>") and continuation marks
 //     (a backtick or a caret after a blank) are read as a shell's, and a
-//     continued command orders by where it starts.
+//     continued command orders by where it starts; an NGC container's
+//     monthly tag (nvcr.io/nvidia/vllm:25.09-py3) is no version.
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a

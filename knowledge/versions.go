@@ -331,7 +331,7 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 // ("vllm/vllm-openai:v0.8.3", "intel/vllm:0.17.0-xpu") as its package's.
 func (vs *versionSet) imageTags(text string, s *Schema, tier int) {
 	for _, m := range imageTagRE.FindAllStringSubmatch(text, -1) {
-		if pkg := imagePackage(m[1], s); pkg != "" {
+		if pkg := imagePackage(m[1], s); pkg != "" && !containerRelease(m[1], m[2]) {
 			vs.set(pkg, m[2], tier)
 		}
 	}
@@ -516,7 +516,7 @@ func (vs *versionSet) images(cmds []Command, s *Schema) {
 			continue
 		}
 		for _, a := range c.Args {
-			if repo, tag, ok := strings.Cut(a, ":"); ok {
+			if repo, tag, ok := strings.Cut(a, ":"); ok && !containerRelease(repo, tag) {
 				if m := bareVersionRE.FindStringSubmatch(tag); m != nil {
 					if pkg := imagePackage(repo, s); pkg != "" {
 						vs.set(pkg, m[1], tierListing)
@@ -525,6 +525,24 @@ func (vs *versionSet) images(cmds []Command, s *Schema) {
 			}
 		}
 	}
+}
+
+// ngcReleaseRE is the tag of a monthly container release: year and
+// month, then a build and a flavour (25.09-py3, 26.03.post1-py3,
+// 24.05-py3-igpu).
+var ngcReleaseRE = regexp.MustCompile(`^\d{2}\.(?:0[1-9]|1[0-2])(?:\.post\d+)?(?:-[\w.-]+)?$`)
+
+// containerRelease reports whether an image's tag is its registry's
+// release of the container rather than the software's version: NVIDIA's
+// NGC registry tags its images by year and month, so
+// nvcr.io/nvidia/vllm:26.04-py3 carries vLLM 0.19.0 and
+// nvcr.io/nvidia/pytorch:24.05-py3 a PyTorch 2.4 build (NGC's release
+// notes; DGX Spark guides and launch scripts of many projects run
+// nvcr.io/nvidia/vllm:25.09-py3 and its successors, and some say which
+// vLLM each carries).
+func containerRelease(repo, tag string) bool {
+	host, _, _ := strings.Cut(repo, "/")
+	return strings.EqualFold(host, "nvcr.io") && ngcReleaseRE.MatchString(tag)
 }
 
 // genericImageNames are last path elements of image repositories that name
