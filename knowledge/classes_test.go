@@ -1417,6 +1417,15 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"docker run vllm/vllm-openai:latest --gpus=all -p=8000:8000", "vllm serve --max-model-len=4096 --model=m/a", "docker run vllm/vllm-openai:latest --gpus=all", "vllm serve --dtype=half --model=m/b"},
 		},
 		{
+			// A notebook's way into the shell: IPython's "!" in Colab,
+			// Kaggle and Jupyter cells, the %pip magic, Databricks' %sh
+			// (notebooks and notes of many projects start vLLM so). A
+			// "!" before no program stays as written.
+			name:     "notebook shell escapes",
+			body:     "```python\n!pip install vllm==0.6.3\n!vllm serve m/a --dtype half --max-model-len 4096\n%sh vllm serve m/b --port 1\nx != 3\n```",
+			commands: []string{"pip install vllm==0.6.3", "vllm serve m/a --dtype=half --max-model-len=4096", "vllm serve m/b --port=1"},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

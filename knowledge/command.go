@@ -49,8 +49,22 @@ var shellPlaceholderRE = regexp.MustCompile(`(^|[\s=/:])(<[^<>\s'"]{1,60}>)`)
 // briefercloud/briefer#7 show the shells' forms).
 var windowsPromptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:PS\s+)?[A-Za-z]:\\[^<>|"\n]{0,200}>\s*`)
 
+// notebookEscapeRE is a notebook's way into the shell: IPython's "!" before
+// a command in a Colab, Kaggle or Jupyter cell ("!vllm serve … --dtype
+// half", "!pip install vllm==0.6.3"), its "%pip" and "%conda" magics, and
+// Databricks' "%sh" (notebooks and notes of many projects run vLLM so,
+// most on a T4). What follows the mark is the command.
+var notebookEscapeRE = regexp.MustCompile(`^\s*(?:!\s*|%(?:sh|system)\s+|%(?:pip|conda)\s)`)
+
 // stripPrompt removes a shell prompt from the start of a line.
 func stripPrompt(l string) string {
+	if m := notebookEscapeRE.FindString(l); m != "" {
+		if strings.HasPrefix(strings.TrimSpace(m), "%pip") || strings.HasPrefix(strings.TrimSpace(m), "%conda") {
+			l = l[strings.Index(l, "%")+1:] // the magic is the program's name
+		} else if rest := l[len(m):]; rest != "" && (isLetter(rest[0]) || rest[0] == '.' || rest[0] == '/' || rest[0] == '$') {
+			l = rest
+		}
+	}
 	l = windowsPromptRE.ReplaceAllString(l, "")
 	return promptRE.ReplaceAllString(themedPromptRE.ReplaceAllString(l, ""), "")
 }

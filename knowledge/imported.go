@@ -171,7 +171,9 @@ type Issue struct {
 //     (PowerShell's "PS C:\…> ", cmd's "C:\…>") and continuation marks
 //     (a backtick or a caret after a blank) are read as a shell's, and a
 //     continued command orders by where it starts; an NGC container's
-//     monthly tag (nvcr.io/nvidia/vllm:25.09-py3) is no version.
+//     monthly tag (nvcr.io/nvidia/vllm:25.09-py3) is no version; a
+//     notebook's shell escape ("!vllm serve …", "%pip install …", "%sh")
+//     is read as the command after it.
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a

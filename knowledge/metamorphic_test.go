@@ -331,6 +331,20 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// Each fenced command line run from a notebook cell, behind IPython's
+	// "!" (Colab, Kaggle, Jupyter).
+	{"notebook-escapes", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !promptableRE.MatchString(lines[i]) {
+					continue
+				}
+				lines[i] = "!" + lines[i]
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// A log viewed through Docker Compose, each line after the
 	// service's name and a bar ("vllm-1  | INFO …", vllm#24297, #20025):
 	// only blocks of logs (a traceback, a log level and time), without
