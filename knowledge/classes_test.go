@@ -1426,6 +1426,18 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"pip install vllm==0.6.3", "vllm serve m/a --dtype=half --max-model-len=4096", "vllm serve m/b --port=1"},
 		},
 		{
+			// A Python script builds the command as a string and runs
+			// it (`cmd = f"vllm serve {model} --port {port} …"` then
+			// subprocess.Popen, os.system("…"): launcher scripts of
+			// several projects); its fields are filled from the
+			// script's constants. A Python assignment is no shell
+			// command (`vllm = LLM(model=…)` read as the program vllm,
+			// corpus #5723), nor is a string that runs nothing known.
+			name:     "a command built as a Python string",
+			body:     "```python\nMODEL_NAME = \"Qwen/Qwen2.5-7B-Instruct\"\ncmd = f\"vllm serve {MODEL_NAME} --port 8000 --tensor-parallel-size {TP}\"\nsubprocess.Popen(cmd, shell=True)\nos.system('python -m vllm.entrypoints.openai.api_server --model x/y --dtype half')\ngreeting = \"hello --world\"\nvllm = LLM(model=MODEL_NAME, max_model_len=4096)\n```",
+			commands: []string{"vllm serve Qwen/Qwen2.5-7B-Instruct --port=8000 --tensor-parallel-size={TP}", "vllm serve --dtype=half --model=x/y", "vllm serve --max-model-len=4096 --model=Qwen/Qwen2.5-7B-Instruct"},
+		},
+		{
 			name: "platform from docker --gpus and a GPU name",
 			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
 			check: func(t *testing.T, f Facts) {

@@ -169,7 +169,22 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 // lists of Dockerfiles, Compose files and manifests in them.
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
-		for _, l := range joinTerminalWraps(joinContinuations(strings.Split(block, "\n"), cs.s), cs.s) {
+		lines := joinTerminalWraps(joinContinuations(strings.Split(block, "\n"), cs.s), cs.s)
+		for i, l := range lines {
+			if pyAssignRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
+				// Python, not a shell: a command is only what its string
+				// holds.
+				if c, ok := pythonCommandString(l, strings.Join(lines[:i], "\n"), cs.s); ok {
+					n := len(cs.out)
+					cs.add(c, false, 0)
+					// Where the Python line stands: the string's text,
+					// its fields filled, is not in the post as written.
+					for k := n; k < len(cs.out); k++ {
+						cs.out[k].pos = positionIn(cs.doc.src, l)
+					}
+				}
+				continue
+			}
 			// A code line wrapped in a stray backtick: "`sudo docker run".
 			cs.add(strings.Trim(l, "`"), false, 0)
 		}
@@ -180,6 +195,46 @@ func (cs *commandSet) codeCommands() {
 			}
 		}
 	}
+}
+
+var (
+	// pyAssignRE is a Python assignment, spaced as Python is written
+	// ("cmd = f\"vllm serve …\"", "MODEL = \"x\""), which a shell would
+	// run as a program called like the name.
+	pyAssignRE = regexp.MustCompile(`^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s+\+?=\s+\S`)
+	// pyRunCallRE is a Python call that runs a shell command.
+	pyRunCallRE = regexp.MustCompile(`^\s*(?:[\w.]+\s*=\s*)?(?:os\.system|subprocess\.(?:run|Popen|call|check_call|check_output))\(`)
+	// pyStringRE is a string literal (an f-string's without its f).
+	pyStringRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
+	// pyFieldRE is a replacement field of an f-string: {MODEL_NAME}.
+	pyFieldRE = regexp.MustCompile(`\{([A-Za-z_]\w*)\}`)
+)
+
+// pythonCommandString reads the command a Python line builds as a string
+// and runs (`cmd = f"vllm serve {MODEL} --port 8000"` then
+// subprocess.Popen(cmd, shell=True); os.system("vllm serve …"), as
+// launcher scripts of many projects start vLLM): the string's text, with
+// the fields the script's constants above it fill (before) filled, when
+// it runs a program the schema knows.
+func pythonCommandString(line, before string, s *Schema) (string, bool) {
+	lit := pyStringRE.FindString(line)
+	if lit == "" {
+		return "", false
+	}
+	text := lit[1 : len(lit)-1]
+	if !s.startsRun(text) {
+		return "", false
+	}
+	if strings.Contains(text, "{") {
+		constants := constantsBefore(before)
+		text = pyFieldRE.ReplaceAllStringFunc(text, func(f string) string {
+			if v, ok := constants[f[1:len(f)-1]]; ok {
+				return strings.Trim(v, `"'`)
+			}
+			return f
+		})
+	}
+	return text, true
 }
 
 // inlineCommands adds the command lines of code spans and returns the

@@ -15,6 +15,8 @@ func addPostSeeds(f *testing.F) {
 	}
 	// A script's constants passed to an API call, one reassigned.
 	f.Add("```python\nm = \"a/b\"\ntp: int = 2 # x\nm = f(m)\nLLM(model=m, tensor_parallel_size=tp)\n```\nI ran \" vllm serve **a/b** \"")
+	// A command built as a Python string, its fields filled.
+	f.Add("```python\nM = \"a/b\"\ncmd = f\"vllm serve {M} --p {P}\"\nos.system('vllm serve {')\nx = '\n```")
 	// A monthly container release beside a version the post states.
 	f.Add("docker run nvcr.io/nvidia/vllm:25.12.post1-py3 vllm serve m --p 1 `\n --q 2\nvLLM 0.11.1, nvcr.io/x:99.99")
 }

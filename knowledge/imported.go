@@ -173,7 +173,9 @@ type Issue struct {
 //     continued command orders by where it starts; an NGC container's
 //     monthly tag (nvcr.io/nvidia/vllm:25.09-py3) is no version; a
 //     notebook's shell escape ("!vllm serve …", "%pip install …", "%sh")
-//     is read as the command after it.
+//     is read as the command after it; a command a Python script builds
+//     as a string (`cmd = f"vllm serve {MODEL} …"`, os.system("…")) is
+//     read with its fields filled, and a Python assignment is no command.
 const Reading = 41
 
 // ReadSources returns the Entry.Source values of entries read from a

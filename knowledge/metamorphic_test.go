@@ -449,12 +449,13 @@ var logBlockRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\)|^(?
 // promptableRE is a command line a shell prompt may precede, for the
 // shell-prompts perturbation: one of the programs posts run, at the
 // start of the line, and not a Compose log's service name before its bar
-// ("vllm  | INFO …"), which no prompt precedes.
-var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|]`)
+// ("vllm  | INFO …"), which no prompt precedes, nor a Python assignment
+// to a name like a program's (`vllm = LLM(…)`, corpus #5723).
+var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|=]`)
 
 // launchableRE is a command line the launchers perturbation runs through
 // a launcher: vllm's or Python's, at the start of the line.
-var launchableRE = regexp.MustCompile(`^(?:vllm|python3?)\s+[^\s|]`)
+var launchableRE = regexp.MustCompile(`^(?:vllm|python3?)\s+[^\s|=]`)
 
 // smartQuotes turns straight quotes into typographic ones: an opening
 // quote after a space or at the start, a closing one elsewhere.
