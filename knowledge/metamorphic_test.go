@@ -274,37 +274,13 @@ var perturbations = []struct {
 	// forms posters' terminals print: a plain "$", a venv and user@host,
 	// Red Hat's brackets, two environments (vllm#18567, #1784).
 	{"shell-prompts", func(s string) string {
-		prompts := []string{"$ ", "(venv) user@host:~/work$ ", "[root@localhost ~]# ", "(vllm) (base) root@gpu-0:~# "}
-		n := 0
-		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
-			lines := strings.Split(block, "\n")
-			for i := 1; i < len(lines)-1; i++ {
-				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !promptableRE.MatchString(lines[i]) {
-					continue
-				}
-				lines[i] = prompts[n%len(prompts)] + lines[i]
-				n++
-			}
-			return strings.Join(lines, "\n")
-		})
+		return prefixCommandLines(s, promptableRE, "$ ", "(venv) user@host:~/work$ ", "[root@localhost ~]# ", "(vllm) (base) root@gpu-0:~# ")
 	}},
 	// Each vllm or python command line in a fence run through a
 	// launcher, as launcher scripts and cluster jobs run it: a package
 	// manager's environment, a scheduler, a time limit.
 	{"launchers", func(s string) string {
-		launch := []string{"uv run ", "srun --gres=gpu:1 -N 1 ", "timeout 3600 ", "conda run -n vllm "}
-		n := 0
-		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
-			lines := strings.Split(block, "\n")
-			for i := 1; i < len(lines)-1; i++ {
-				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !launchableRE.MatchString(lines[i]) {
-					continue
-				}
-				lines[i] = launch[n%len(launch)] + lines[i]
-				n++
-			}
-			return strings.Join(lines, "\n")
-		})
+		return prefixCommandLines(s, launchableRE, "uv run ", "srun --gres=gpu:1 -N 1 ", "timeout 3600 ", "conda run -n vllm ")
 	}},
 	// Each fenced command line that a backslash continues, continued
 	// PowerShell's way instead, with a backtick after a blank, and typed
@@ -334,16 +310,7 @@ var perturbations = []struct {
 	// Each fenced command line run from a notebook cell, behind IPython's
 	// "!" (Colab, Kaggle, Jupyter).
 	{"notebook-escapes", func(s string) string {
-		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
-			lines := strings.Split(block, "\n")
-			for i := 1; i < len(lines)-1; i++ {
-				if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !promptableRE.MatchString(lines[i]) {
-					continue
-				}
-				lines[i] = "!" + lines[i]
-			}
-			return strings.Join(lines, "\n")
-		})
+		return prefixCommandLines(s, promptableRE, "!")
 	}},
 	// A log viewed through Docker Compose, each line after the
 	// service's name and a bar ("vllm-1  | INFO …", vllm#24297, #20025):
@@ -452,6 +419,25 @@ var logBlockRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\)|^(?
 // ("vllm  | INFO …"), which no prompt precedes, nor a Python assignment
 // to a name like a program's (`vllm = LLM(…)`, corpus #5723).
 var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|=]`)
+
+// prefixCommandLines puts the prefixes, in turn, before each line of a
+// fence that starts matches and that no backslash continues from the line
+// above: a command line, as typed behind a prompt, a launcher or a
+// notebook's escape.
+func prefixCommandLines(s string, starts *regexp.Regexp, prefixes ...string) string {
+	n := 0
+	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+		lines := strings.Split(block, "\n")
+		for i := 1; i < len(lines)-1; i++ {
+			if strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") || !starts.MatchString(lines[i]) {
+				continue
+			}
+			lines[i] = prefixes[n%len(prefixes)] + lines[i]
+			n++
+		}
+		return strings.Join(lines, "\n")
+	})
+}
 
 // launchableRE is a command line the launchers perturbation runs through
 // a launcher: vllm's or Python's, at the start of the line.
