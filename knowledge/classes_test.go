@@ -1035,6 +1035,22 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A folded Compose command is one command: its "--model x"
+			// line, read again as a line of bare engine arguments, was a
+			// second command holding only the model, and under another
+			// image (llama.cpp's server, beside a vLLM service in one RAG
+			// deploy script's Compose file) a vLLM command that never
+			// runs. Compose files of many projects start a folded
+			// command with --model (a VLM server's, an open model
+			// gateway's, an air-gapped gpt-oss deployment's).
+			name: "folded Compose command read once",
+			body: "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.6.4\n    command: >\n      --model /models/gemma-4-26b-it-GGUF/gemma-4-26b-it-Q4_K_M.gguf\n      --port 8000\n      --max-model-len 65536\n    restart: unless-stopped\n  vllm-cpu:\n    image: ghcr.io/ggerganov/llama.cpp:server\n    command: >\n      --model /models/gemma-4-26b-it-GGUF/gemma-4-26b-it-Q4_K_M.gguf\n      --ctx-size 65536\n      --n-gpu-layers 0\n```\n\n```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai:latest\n    command: >\n      --model Qwen/Qwen2.5-VL-7B-Instruct-AWQ\n      --quantization awq\n    runtime: nvidia\n```",
+			commands: []string{
+				"vllm serve --max-model-len=65536 --model=/models/gemma-4-26b-it-GGUF/gemma-4-26b-it-Q4_K_M.gguf --port=8000",
+				"vllm serve --model=Qwen/Qwen2.5-VL-7B-Instruct-AWQ --quantization=awq",
+			},
+		},
+		{
 			// The OpenAI-compatible server's error object, relayed by a
 			// client that cut its "type" off (mike-nott/mcp-assist#21:
 			// Home Assistant's "vllm API error 400: {"object":"error",

@@ -169,7 +169,7 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 // lists of Dockerfiles, Compose files and manifests in them.
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
-		lines := joinTerminalWraps(joinContinuations(strings.Split(block, "\n"), cs.s), cs.s)
+		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(strings.Split(block, "\n")), cs.s), cs.s)
 		for i, l := range lines {
 			if pyAssignRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
 				// Python, not a shell: a command is only what its string

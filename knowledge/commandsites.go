@@ -448,16 +448,57 @@ func yamlScalarWords(m []string, below []string) []string {
 		return strings.Fields(strings.Trim(m[3], `"'`))
 	}
 	var words []string
-	for _, l := range below {
-		if strings.TrimSpace(l) == "" {
-			break
-		}
-		if len(l)-len(strings.TrimLeft(l, " \t")) <= len(m[1]) || len(words) >= 200 {
+	for _, l := range below[:blockScalarLines(m, below)] {
+		if len(words) >= 200 {
 			break
 		}
 		words = append(words, strings.Fields(strings.TrimRight(l, "\\"))...)
 	}
 	return words
+}
+
+// blockScalarLines returns how many of the lines below a command key (m
+// from yamlScalarKeyRE) are its block scalar's: those indented under the
+// key, up to a blank line. A key with its value on its own line has none.
+func blockScalarLines(m []string, below []string) int {
+	if m[2] == "" {
+		return 0
+	}
+	for n, l := range below {
+		if strings.TrimSpace(l) == "" || len(l)-len(strings.TrimLeft(l, " \t")) <= len(m[1]) {
+			return n
+		}
+	}
+	return len(below)
+}
+
+// withoutBlockScalars blanks the lines of a code block's command block
+// scalars ("command: >" and the arguments under it), which listCommands
+// reads whole: read line by line, the "--model x" line that starts one
+// would be a second, partial command.
+func withoutBlockScalars(lines []string) []string {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		m := yamlScalarKeyRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		n := blockScalarLines(m, lines[i+1:])
+		if n == 0 {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(lines)
+		}
+		for j := i + 1; j <= i+n; j++ {
+			out[j] = ""
+		}
+		i += n
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // isFlagWord reports whether a word of an argument list is an option

@@ -176,7 +176,10 @@ type Issue struct {
 //     is read as the command after it; a command a Python script builds
 //     as a string (`cmd = f"vllm serve {MODEL} …"`, os.system("…")) is
 //     read with its fields filled, and a Python assignment is no command.
-const Reading = 41
+//   - 42: a folded Compose command ("command: >" and its lines) is read
+//     once, not again line by line as a second command holding its
+//     first line's flags.
+const Reading = 42
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
