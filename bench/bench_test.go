@@ -120,6 +120,28 @@ func TestReliabilityBuckets(t *testing.T) {
 	}
 }
 
+// TestPoolBuckets: pooled splits add their counts, weigh each split's
+// mean confidence by its posts, and give the interval of one split's
+// average count rather than of every post counted once per split.
+func TestPoolBuckets(t *testing.T) {
+	t.Parallel()
+	edges := []float64{0, 0.5, 1.0001}
+	a := []Bucket{{Low: 0, High: 0.5, N: 2, Correct: 0, MeanConf: 20}, {Low: 0.5, High: 1.0001, N: 3, Correct: 3, MeanConf: 90}}
+	b := []Bucket{{Low: 0, High: 0.5, N: 0}, {Low: 0.5, High: 1.0001, N: 1, Correct: 0, MeanConf: 70}}
+	got := PoolBuckets([][]Bucket{a, b})
+	if len(got) != len(edges)-1 || got[0].N != 2 || got[0].Pct != 0 || got[0].MeanConf != 20 ||
+		got[1].N != 4 || got[1].Correct != 3 || got[1].Pct != 75 || got[1].MeanConf != 85 {
+		t.Fatalf("pooled = %+v", got)
+	}
+	lo, hi := wilson(3, 4)
+	if !(got[1].CILow < lo && got[1].CIHigh >= hi) {
+		t.Errorf("pooled interval [%.1f, %.1f] is not wider than four independent posts' [%.1f, %.1f]", got[1].CILow, got[1].CIHigh, lo, hi)
+	}
+	if PoolBuckets(nil) != nil {
+		t.Error("no splits pooled to buckets")
+	}
+}
+
 const toyGold = `Q1 Q1_R1 1 0 true
 Q1 Q1_R2 2 0 false
 Q1 Q1_R3 3 0 true

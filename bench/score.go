@@ -304,8 +304,16 @@ func wilson(k, n int) (lo, hi float64) {
 	if n == 0 {
 		return 0, 100
 	}
+	return wilsonRate(float64(k)/float64(n), float64(n))
+}
+
+// wilsonRate is the 95% Wilson score interval of a hit rate p over nf
+// trials, which may be an average count, in percent.
+func wilsonRate(p, nf float64) (lo, hi float64) {
+	if nf <= 0 {
+		return 0, 100
+	}
 	const z = 1.959964
-	p, nf := float64(k)/float64(n), float64(n)
 	mid := (p + z*z/(2*nf)) / (1 + z*z/nf)
 	half := z / (1 + z*z/nf) * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
 	round := func(x float64) float64 { return math.Round(1000*x) / 10 }
@@ -359,6 +367,40 @@ func Reliability(cases []Case, results []Result, edges []float64) []Bucket {
 		}
 	}
 	return buckets
+}
+
+// PoolBuckets adds up the reliability tables of several splits of the
+// same posts (the same edges in each): each post is in every split, held
+// out by a different fold's model, so the pooled table averages away
+// what one split's folds do to a bucket of a handful of posts. Its hit
+// rates and mean confidences are over every split's posts; its 95%
+// intervals are those of one split's average count per bucket, since a
+// post counted once per split is not that many independent posts.
+func PoolBuckets(splits [][]Bucket) []Bucket {
+	if len(splits) == 0 {
+		return nil
+	}
+	out := make([]Bucket, len(splits[0]))
+	sums := make([]float64, len(out))
+	for _, bs := range splits {
+		for i, b := range bs {
+			out[i].Low, out[i].High = b.Low, b.High
+			out[i].N += b.N
+			out[i].Correct += b.Correct
+			sums[i] += b.MeanConf * float64(b.N)
+		}
+	}
+	for i := range out {
+		b := &out[i]
+		b.Pct = pct(float64(b.Correct), b.N)
+		if b.N > 0 {
+			b.MeanConf = math.Round(100*sums[i]/float64(b.N)) / 100
+			b.CILow, b.CIHigh = wilsonRate(float64(b.Correct)/float64(b.N), float64(b.N)/float64(len(splits)))
+		} else {
+			b.CILow, b.CIHigh = 0, 100
+		}
+	}
+	return out
 }
 
 var parenRE = regexp.MustCompile(`\([^)]*\)`)

@@ -151,6 +151,20 @@ func TestMeasureRepeatsSplits(t *testing.T) {
 	if !strings.Contains(text.String(), "held-out over 3 splits (seeds 1–3)") {
 		t.Errorf("no spread in:\n%s", text.String())
 	}
+	if len(rep.RepeatedInSample) != 3 || !strings.Contains(text.String(), "in-sample − held-out answered") {
+		t.Errorf("%d in-sample reports; no answered gap in:\n%s", len(rep.RepeatedInSample), text.String())
+	}
+	pooled := 0
+	for _, b := range rep.PooledReliability {
+		pooled += b.N
+	}
+	single := 0
+	for _, b := range bench.Reliability(run.Cases, rep.CV.HeldOut, reliabilityEdges) {
+		single += b.N
+	}
+	if pooled != 3*single || !strings.Contains(text.String(), "reliability of the 3 splits' held-out confidences pooled") {
+		t.Errorf("pooled %d posts, want 3×%d; text:\n%s", pooled, single, text.String())
+	}
 }
 
 // TestMeasureBySource: the held-out column of a by-source split says so,

@@ -53,10 +53,16 @@ type Report struct {
 	// CV is the cross-validation (with Folds > 0).
 	CV bench.CrossValidation
 	// Repeated are the held-out reports of every split (with Repeats >
-	// 1), the headline's first, and RepeatedGaps their calibration gaps.
-	Repeated     []bench.Report
-	RepeatedGaps []float64
-	Options      Options
+	// 1), the headline's first, RepeatedGaps their calibration gaps and
+	// RepeatedInSample the in-sample reports of the same splits (whose
+	// thresholds were fitted in each split's inner folds).
+	Repeated         []bench.Report
+	RepeatedGaps     []float64
+	RepeatedInSample []bench.Report
+	// PooledReliability is the reliability of every split's held-out
+	// confidences together (bench.PoolBuckets).
+	PooledReliability []bench.Bucket
+	Options           Options
 	// Shipped are the thresholds of the shipped model.
 	Shipped knowledge.Thresholds
 }
@@ -89,14 +95,19 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 		rep.Columns = append(rep.Columns,
 			Column{name, bench.Score(r.Cases, rep.CV.HeldOut, schema)},
 			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
+		var splits [][]bench.Bucket
 		for i := 0; i < o.Repeats && o.Repeats > 1 && !o.BySource; i++ {
 			cv := rep.CV
 			if i > 0 {
 				cv = r.CrossValidate(o.Folds, o.Seed+uint64(i), o.Fit)
 			}
+			rel := bench.Reliability(r.Cases, cv.HeldOut, reliabilityEdges)
+			splits = append(splits, rel)
 			rep.Repeated = append(rep.Repeated, bench.Score(r.Cases, cv.HeldOut, schema))
-			rep.RepeatedGaps = append(rep.RepeatedGaps, bench.CalibrationGap(bench.Reliability(r.Cases, cv.HeldOut, reliabilityEdges)))
+			rep.RepeatedGaps = append(rep.RepeatedGaps, bench.CalibrationGap(rel))
+			rep.RepeatedInSample = append(rep.RepeatedInSample, bench.Score(r.Cases, cv.InSample, schema))
 		}
+		rep.PooledReliability = bench.PoolBuckets(splits)
 	}
 	rep.Columns = append(rep.Columns, Column{"shipped model", bench.Score(r.Cases, shipped, schema)})
 	rep.Reliability = bench.Reliability(r.Cases, headline, reliabilityEdges)
@@ -132,6 +143,15 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 		}
 		out["repeated_held_out"] = repeated
 		out["repeated_calibration_gaps"] = rep.RepeatedGaps
+		inSample := slices.Clone(rep.RepeatedInSample)
+		if !perCase {
+			for i := range inSample {
+				inSample[i].Cases = nil
+			}
+		}
+		out["repeated_in_sample"] = inSample
+		out["pooled_reliability"] = rep.PooledReliability
+		out["pooled_calibration_gap"] = bench.CalibrationGap(rep.PooledReliability)
 	}
 	return out
 }
@@ -157,9 +177,26 @@ func (rep *Report) WriteText(w io.Writer, perCase bool) error {
 	if d := rep.Drafts; d.N > 0 {
 		fmt.Fprintf(w, "\nreplies and drafts composed for the %d posts with a structured match: median %d characters, longest %d; %d not inert\n", d.N, d.Median, d.Longest, d.NotInert)
 	}
-	fmt.Fprintln(w, "\nreliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match")
+	writeReliability(w, "reliability (posts not ignored; support with labels, abstain, not-support): confidence → staff accept the top match", rep.Reliability)
+	if !perCase {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
+	for _, c := range rep.Columns[0].Report.Cases {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
+	}
+	return tw.Flush()
+}
+
+// writeReliability prints a reliability table under its title, each
+// bucket's hit rate beside its mean confidence, and how many buckets are
+// within ten points of their confidence.
+func writeReliability(w io.Writer, title string, buckets []bench.Bucket) {
+	fmt.Fprintln(w, "\n"+title)
 	within10, consistent, filled := 0, 0, 0
-	for _, b := range rep.Reliability {
+	for _, b := range buckets {
 		mark := ""
 		if b.N > 0 {
 			filled++
@@ -176,17 +213,7 @@ func (rep *Report) WriteText(w io.Writer, perCase bool) error {
 			b.Low, math.Min(b.High, 1), b.N, b.Correct, b.Pct, b.CILow, b.CIHigh, b.MeanConf, mark)
 	}
 	fmt.Fprintf(w, "  calibration gap (hit rate vs confidence, weighted by posts): %.1f points; %d of %d buckets within 10 points, %d of %d with their confidence inside the hit rate's 95%% interval\n",
-		bench.CalibrationGap(rep.Reliability), within10, filled, consistent, filled)
-	if !perCase {
-		return nil
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CASE\tCATEGORY\tDECISION\tCONF\tSTRICT\tLENIENT\tWRONG\tEXTRACTION MISSED")
-	for _, c := range rep.Columns[0].Report.Cases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%d\t%d\t%v\t%s\n", c.ID, c.Category, c.Decision, c.Confidence, c.Rank, c.Lenient, c.Wrong, strings.Join(c.Missed, ","))
-	}
-	return tw.Flush()
+		bench.CalibrationGap(buckets), within10, filled, consistent, filled)
 }
 
 // writeTable prints the figures of each column beside the baseline.
@@ -253,14 +280,21 @@ func (rep *Report) writeRepeats(w io.Writer) {
 		{"wrong-post %", func(i int) float64 { r := rep.Repeated[i]; return r.WrongPostPct }},
 		{"wrong posts", func(i int) float64 { r := rep.Repeated[i]; return float64(r.WrongPosts) }},
 		{"strict hit@1 %", func(i int) float64 { r := rep.Repeated[i]; return r.StrictHit1 }},
+		{"strict hit@3 %", func(i int) float64 { r := rep.Repeated[i]; return r.StrictHit3 }},
 		{"lenient hit@3 %", func(i int) float64 { r := rep.Repeated[i]; return r.LenientHit3 }},
+		{"abstain silent %", func(i int) float64 { r := rep.Repeated[i]; return r.AbstainSilentPct }},
 		{"not-support ignored %", func(i int) float64 { r := rep.Repeated[i]; return r.NotSupportIgnoredPct }},
+		{"in-sample answered %", func(i int) float64 { r := rep.RepeatedInSample[i]; return 100 - r.SupportSilentPct }},
+		{"in-sample − held-out answered", func(i int) float64 {
+			return rep.Repeated[i].SupportSilentPct - rep.RepeatedInSample[i].SupportSilentPct
+		}},
 	} {
 		lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 		for i := range rep.Repeated {
 			v := m.get(i)
 			lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
 		}
-		fmt.Fprintf(w, "  %-22s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
+		fmt.Fprintf(w, "  %-29s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
 	}
+	writeReliability(w, fmt.Sprintf("reliability of the %d splits' held-out confidences pooled (intervals for one split's average count per bucket)", len(rep.Repeated)), rep.PooledReliability)
 }
