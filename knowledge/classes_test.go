@@ -1035,6 +1035,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An ellipsis stands for the arguments a writer left out
+			// ("vllm serve ... --enforce-eager" in a debugging guide's
+			// bisect steps, "vllm serve ... --worker-extension-cls \\" in
+			// an RL framework's usage notes, "--model MODELNAME ..." in
+			// vllm#5102): it is no argument and no flag's value.
+			name:     "an ellipsis is no argument",
+			body:     "```bash\nvllm serve ... --enforce-eager\npython -m vllm.entrypoints.openai.api_server --model MODELNAME ... --max-model-len 4096\nvllm serve Qwen/Qwen2-7B-Instruct --tensor-parallel-size … --port 8000\n```",
+			commands: []string{"vllm serve --enforce-eager", "vllm serve --max-model-len=4096 --model=MODELNAME", "vllm serve Qwen/Qwen2-7B-Instruct --port=8000 --tensor-parallel-size"},
+		},
+		{
 			// A folded Compose command is one command: its "--model x"
 			// line, read again as a line of bare engine arguments, was a
 			// second command holding only the model, and under another

@@ -703,6 +703,9 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 			c.Args = append(c.Args, args[i+1:]...)
 			break
 		}
+		if isElision(a) {
+			continue // "vllm serve ... --enforce-eager": what the writer left out
+		}
 		if !isFlagWord(a) {
 			if c.Subcommand == "" && len(c.Args) == 0 && p != nil && contains(p.Subcommands, a) {
 				c.Subcommand = a
@@ -736,10 +739,30 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 			c.Flags[k] = ""
 			continue
 		}
+		if isElision(next) {
+			c.Flags[k] = "" // "--model ...": set, to a value left out
+			i++
+			continue
+		}
 		c.Flags[k] = next
 		i++
 	}
 	return c
+}
+
+// isElision reports whether a word is an ellipsis, three or more dots or
+// "…": guides, design notes and posts write "vllm serve ... --flag" for
+// the arguments they leave out, which are no model and no value.
+func isElision(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r != '.' && r != '…' {
+			return false
+		}
+	}
+	return w != "." && w != ".."
 }
 
 // normFlag normalises a long flag: lower case, underscores to dashes.

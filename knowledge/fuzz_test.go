@@ -67,6 +67,7 @@ func FuzzParseCommandLine(f *testing.F) {
 		"A=1 nohup uv run --with vllm vllm serve m -p 1", "conda run -n vllm vllm", "srun -N 1 --exclusive", "timeout",
 		`PS C:\Users\me> docker run --gpus all vllm/vllm-openai --model m`, `(base) C:\w>vllm serve m --x 1`, `C:\>`,
 		"!vllm serve m --x 1", "%pip install vllm", "%sh", "! ", "%conda",
+		"vllm serve ... --x …", "vllm serve m --a ... .. .",
 	} {
 		f.Add(s)
 	}

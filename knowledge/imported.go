@@ -179,7 +179,9 @@ type Issue struct {
 //   - 42: a folded Compose command ("command: >" and its lines) is read
 //     once, not again line by line as a second command holding its
 //     first line's flags.
-const Reading = 42
+//   - 43: an ellipsis ("vllm serve ... --flag", "--model …") is no
+//     argument and no flag's value.
+const Reading = 43
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
