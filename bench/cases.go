@@ -90,6 +90,19 @@ func ReadCases(r io.Reader) ([]Case, error) {
 	return out, nil
 }
 
+// WriteCases writes cases as ReadCases reads them, one JSON object a
+// line.
+func WriteCases(w io.Writer, cases []Case) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, c := range cases {
+		if err := enc.Encode(c); err != nil {
+			return fmt.Errorf("bench: write case %s: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
 // Result is what a system did with one case.
 type Result struct {
 	CaseID string

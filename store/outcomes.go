@@ -80,3 +80,17 @@ func (d *DB) EntryOutcomes(ctx context.Context) (map[string]EntryOutcome, error)
 	}
 	return out, rows.Err()
 }
+
+// ReplyOutcome returns the outcome last recorded for a reply action; ok
+// is false when none has been.
+func (d *DB) ReplyOutcome(ctx context.Context, actionID int64) (o Outcome, ok bool, err error) {
+	err = d.db.QueryRowContext(ctx, "SELECT accepted, liked, negative FROM reply_outcomes WHERE action_id = ?", actionID).
+		Scan(&o.Accepted, &o.Liked, &o.Negative)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Outcome{}, false, nil
+	}
+	if err != nil {
+		return Outcome{}, false, fmt.Errorf("store: read outcome of action %d: %w", actionID, err)
+	}
+	return o, true, nil
+}

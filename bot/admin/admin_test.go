@@ -391,10 +391,15 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	if resp.StatusCode != http.StatusConflict {
 		t.Errorf("teaching a pending draft: %d", resp.StatusCode)
 	}
-	resp, _ = c.PostForm(fmt.Sprintf("%s/admin/actions/%d/reject", e.page.URL, e.id), url.Values{"csrf": {tok}, "reason": {"wrong diagnosis"}})
+	if !strings.Contains(body, `name="nothing_fits"`) || !strings.Contains(body, `name="fits"`) {
+		t.Error("the reject form asks nothing of what answers the post")
+	}
+	resp, _ = c.PostForm(fmt.Sprintf("%s/admin/actions/%d/reject", e.page.URL, e.id), url.Values{"csrf": {tok}, "reason": {"wrong diagnosis"},
+		"nothing_fits": {"1"}})
 	resp.Body.Close()
-	if a, _ := e.db.Action(context.Background(), e.id); a.State != store.StateRejected || a.Reason != "wrong diagnosis" {
-		t.Errorf("after reject: %+v", a)
+	if a, _ := e.db.Action(context.Background(), e.id); a.State != store.StateRejected || a.Reason != "wrong diagnosis" ||
+		!strings.Contains(string(a.Payload), `"nothing_fits":true`) {
+		t.Errorf("after reject: %+v, payload %s", a, a.Payload)
 	}
 	// A posted reply can be taught: a proposal joins the queue.
 	_ = e.db.FinishAction(context.Background(), e.id, store.StateDone, "post:9", "")

@@ -250,8 +250,13 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, verb review.Verb
 		http.NotFound(w, r)
 		return
 	}
+	fits := r.PostForm["fits"]
+	if other := r.PostForm.Get("fits_other"); strings.TrimSpace(other) != "" {
+		fits = append(fits, strings.Split(other, ",")...)
+	}
 	_, err = review.Decide(r.Context(), s.cfg.DB, review.Decision{ActionID: id, Actor: sessionOf(r).Username, Verb: verb,
-		Draft: r.PostForm.Get("draft"), Whisper: r.PostForm.Get("as") == "whisper", Reason: r.PostForm.Get("reason")})
+		Draft: r.PostForm.Get("draft"), Whisper: r.PostForm.Get("as") == "whisper", Reason: r.PostForm.Get("reason"),
+		Fits: fits, NothingFits: r.PostForm.Get("nothing_fits") == "1"})
 	if !s.reviewFailed(w, r, err) {
 		notice := "Approved: the bot posts it on its next cycle."
 		if verb == review.Reject {

@@ -1,15 +1,18 @@
 // Package review is the one path by which staff decide what the bot has
-// queued: approve, edit and approve, approve as a whisper, reject, and
+// queued: approve, edit and approve, approve as a whisper, reject (saying,
+// if they will, which entries do fit the post or that none does), and
 // teach (propose a posted answer as a knowledge entry). The admin page
 // and `herald queue` both call it, so the policy (which states may be
 // decided, what an edited draft may contain, what the audit records) is
-// written once.
+// written once. Labels reads those decisions back as labelled posts, the
+// case format `herald kb fit` refits the model on.
 //
 // Invariants: a decision moves a pending action only (store.Decide's
 // state check makes a second decision fail with store.ErrConflict); an
 // edited draft never carries the runner's marker and fits the forum's
 // 32,000-character limit; every decision records who made it and its
-// verb; fields of the payload that review does not know are kept.
+// verb; fields of the payload that review does not know are kept; the
+// entries a rejection says fit exist in the knowledge base.
 package review
 
 import (
@@ -18,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/heraldbot/herald/bot/action"
@@ -43,6 +47,11 @@ type Decision struct {
 	Draft   string
 	Whisper bool   // post as a staff-only whisper
 	Reason  string // why, for a rejection
+	// Fits names the knowledge entries that do answer the post, and
+	// NothingFits says none does; a rejection may give one of them, which
+	// makes it a labelled post (Labels).
+	Fits        []string
+	NothingFits bool
 }
 
 // InvalidError is a decision that breaks the policy; nothing was changed.
@@ -78,13 +87,20 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("review: action %d: %w", d.ActionID, err)
 	}
+	if (len(d.Fits) > 0 || d.NothingFits) && (d.Verb != Reject || a.Kind != action.KindReply) {
+		return Outcome{}, &InvalidError{"which entries fit is said with the rejection of a reply"}
+	}
 	switch d.Verb {
 	case Reject:
 		reason := strings.TrimSpace(d.Reason)
 		if reason == "" {
 			return Outcome{}, &InvalidError{"a rejection needs a reason"}
 		}
-		err := db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateRejected, d.Actor, string(Reject), reason, nil)
+		payload, err := judged(ctx, db, a, d)
+		if err != nil {
+			return Outcome{}, err
+		}
+		err = db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateRejected, d.Actor, string(Reject), reason, payload)
 		return Outcome{Audit: string(Reject)}, decided(a, err)
 	case Approve:
 		changes, audit, err := approval(a.Payload, d)
@@ -99,6 +115,41 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 		return Outcome{Audit: audit}, decided(a, err)
 	}
 	return Outcome{}, &InvalidError{fmt.Sprintf("unknown verb %q (approve or reject)", d.Verb)}
+}
+
+// judged returns the payload of a rejected reply with staff's judgement of
+// the knowledge base (Decision.Fits, NothingFits), or nil when they gave
+// none. Every entry said to fit must exist: a mistyped id would be a
+// label no fit can use.
+func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) ([]byte, error) {
+	if len(d.Fits) == 0 && !d.NothingFits {
+		return nil, nil
+	}
+	if len(d.Fits) > 0 && d.NothingFits {
+		return nil, &InvalidError{"say either which entries fit or that none does, not both"}
+	}
+	var fits []string
+	for _, id := range d.Fits {
+		id = strings.TrimSpace(id)
+		if id == "" || slices.Contains(fits, id) {
+			continue
+		}
+		if _, err := db.Entry(ctx, id); errors.Is(err, store.ErrNotFound) {
+			return nil, &InvalidError{fmt.Sprintf("no knowledge entry %q", id)}
+		} else if err != nil {
+			return nil, fmt.Errorf("review: action %d: %w", a.ID, err)
+		}
+		fits = append(fits, id)
+	}
+	changes := map[string]any{"nothing_fits": d.NothingFits}
+	if len(fits) > 0 {
+		changes["fits"] = fits
+	}
+	payload, err := withChanges(a.Payload, changes)
+	if err != nil {
+		return nil, fmt.Errorf("review: action %d: payload: %w", a.ID, err)
+	}
+	return payload, nil
 }
 
 // approval returns the payload changes and audit verb of an approval.

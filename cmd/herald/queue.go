@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/heraldbot/herald/bench"
 	"github.com/heraldbot/herald/service"
 
 	"github.com/heraldbot/herald/bot/action"
@@ -35,12 +36,13 @@ func openStoreFor(ctx context.Context, cfgPath, dbPath string) (*store.DB, *serv
 	return db, cfg, err
 }
 
-// cmdQueue is `herald queue list|show|approve|edit|reject` and
+// cmdQueue is `herald queue list|show|approve|edit|reject|labels` and
 // `herald history`: the admin page's powers on the command line, with the
-// same checks and audit records.
+// same checks and audit records, and staff's decisions written out as
+// labelled posts for `herald kb fit`.
 func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("queue needs a subcommand: list, show, approve, edit, reject")
+		return usagef("queue needs a subcommand: list, show, approve, edit, reject, labels")
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlagSet("queue "+sub, stderr)
@@ -52,15 +54,25 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	reason := fs.String("reason", "", "reject: why")
 	file := fs.String("file", "", "edit: the new draft (- for stdin)")
 	whisper := fs.Bool("whisper", false, "approve/edit: post as a staff whisper")
+	fits := fs.String("fits", "", "reject: the knowledge entries that do answer the post, comma-separated (makes it a labelled post)")
+	nothingFits := fs.Bool("nothing-fits", false, "reject: nothing in the knowledge base answers the post (makes it a labelled post)")
+	out := fs.String("out", "", "labels: write the labelled posts here (default stdout)")
+	forum := fs.String("forum", "", "labels: the forum's address, for each post's source (default the config's discourse.url)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	db, _, err := openStoreFor(ctx, *cfgPath, *dbPath)
+	db, cfg, err := openStoreFor(ctx, *cfgPath, *dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if sub == "labels" {
+		if *forum == "" && cfg != nil {
+			*forum = cfg.Discourse.URL
+		}
+		return writeLabels(ctx, db, *forum, *out, stdout, stderr)
+	}
 	if sub == "list" || sub == "history" {
 		states := []string{*state}
 		if sub == "history" {
@@ -99,10 +111,17 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usagef("queue reject needs --reason")
 		}
 		d.Verb = review.Reject
+		d.NothingFits = *nothingFits
+		if *fits != "" {
+			d.Fits = strings.Split(*fits, ",")
+		}
 	default:
 		return usagef("unknown queue subcommand %q", sub)
 	}
-	out, err := review.Decide(ctx, db, d)
+	if (*fits != "" || *nothingFits) && sub != "reject" {
+		return usagef("--fits and --nothing-fits go with queue reject")
+	}
+	res, err := review.Decide(ctx, db, d)
 	var invalid *review.InvalidError
 	if errors.As(err, &invalid) {
 		return usagef("%s", invalid.Msg)
@@ -110,7 +129,51 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, out.Past(), *as)
+	_, err = fmt.Fprintf(stdout, "action %d %s by %s\n", id, res.Past(), *as)
+	return err
+}
+
+// writeCasesFile writes cases to a new file at path.
+func writeCasesFile(path string, cases []bench.Case) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteCases(f, cases); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeLabels writes staff's decisions as labelled posts (review.Labels)
+// to path, or stdout when it is empty, and says on stderr how many of
+// each it found. forum is the forum's address for each post's source.
+func writeLabels(ctx context.Context, db *store.DB, forum, path string, stdout, stderr io.Writer) error {
+	forum = strings.TrimRight(forum, "/")
+	source := func(topicID, postNumber int) string {
+		if forum == "" {
+			return fmt.Sprintf("topic %d, post %d", topicID, postNumber)
+		}
+		return fmt.Sprintf("%s/t/%d/%d", forum, topicID, postNumber)
+	}
+	cases, st, err := review.Labels(ctx, db, source)
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		err = bench.WriteCases(stdout, cases)
+	} else {
+		err = writeCasesFile(path, cases)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stderr, "%d labelled posts: %d answered by the knowledge base, %d by nothing in it; %d decisions said nothing of the knowledge base\n",
+		len(cases), st.Support, st.Abstain, st.Unjudged)
 	return err
 }
 

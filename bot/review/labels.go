@@ -1,0 +1,147 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/heraldbot/herald/bench"
+	"github.com/heraldbot/herald/bot/action"
+	"github.com/heraldbot/herald/store"
+)
+
+// LabelStats counts what Labels found.
+type LabelStats struct {
+	// Support and Abstain count the labelled posts written: posts with
+	// entries that answer them, and posts nothing in the knowledge base
+	// answers.
+	Support, Abstain int
+	// Unjudged counts decided drafts that say nothing of the knowledge
+	// base: rejections that named neither the entries that fit nor that
+	// none does, and replies posted without staff whose asker did not
+	// accept them.
+	Unjudged int
+}
+
+// Labels reads staff's decisions on reply drafts back as labelled posts,
+// in the case format `herald kb fit` refits the model on (bench.Case),
+// newest decision first, one per post:
+//
+//   - a draft staff approved, as written or edited, is a support post
+//     answered by the knowledge entries its posted text still links (an
+//     edit that removed a citation says that entry did not fit); one
+//     whose posted text links none is an abstain post, since staff
+//     answered it without the knowledge base;
+//   - a rejection that names the entries that fit (Decision.Fits) is a
+//     support post answered by them, and one that says none does
+//     (Decision.NothingFits) an abstain post; other rejections say only
+//     that the draft was not to be posted, and are not labels;
+//   - a reply posted without staff (auto mode) is a support post answered
+//     by its citations when the asker accepted it as the solution.
+//
+// These labels come from the posts Herald drafted, so they hold few of
+// the posts it stayed silent on; a fit on them alone learns little about
+// silence, and labelled posts from elsewhere (the forum's own
+// unanswered questions) belong beside them. source gives a post's
+// address, which becomes the case's source.
+func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber int) string) ([]bench.Case, LabelStats, error) {
+	var out []bench.Case
+	var st LabelStats
+	seen := map[string]bool{}
+	filter := store.ActionFilter{Kind: action.KindReply, Limit: 500,
+		States: []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected}}
+	for {
+		page, err := db.ListActions(ctx, filter)
+		if err != nil {
+			return nil, st, fmt.Errorf("review: labels: %w", err)
+		}
+		for _, a := range page {
+			var r action.Reply
+			if err := json.Unmarshal(a.Payload, &r); err != nil {
+				return nil, st, fmt.Errorf("review: labels: action %d: payload: %w", a.ID, err)
+			}
+			id := fmt.Sprintf("topic-%d-post-%d", r.TopicID, r.PostNumber)
+			if seen[id] || strings.TrimSpace(r.Question) == "" {
+				continue
+			}
+			c, ok, err := label(ctx, db, a, r)
+			if err != nil {
+				return nil, st, err
+			}
+			if !ok {
+				st.Unjudged++
+				continue
+			}
+			seen[id] = true
+			c.ID, c.Title, c.Body, c.Source = id, r.TopicTitle, r.Question, source(r.TopicID, r.PostNumber)
+			if c.Category == bench.Support {
+				st.Support++
+			} else {
+				st.Abstain++
+			}
+			out = append(out, c)
+		}
+		if len(page) < filter.Limit {
+			return out, st, nil
+		}
+		filter.BeforeID = page[len(page)-1].ID
+	}
+}
+
+// label is the label one decided reply gives, if any.
+func label(ctx context.Context, db *store.DB, a store.Action, r action.Reply) (bench.Case, bool, error) {
+	switch {
+	case a.State == store.StateRejected && r.NothingFits:
+		return bench.Case{Category: bench.Abstain}, true, nil
+	case a.State == store.StateRejected && len(r.Fits) > 0:
+		return bench.Case{Category: bench.Support, Answers: slices.Clone(r.Fits)}, true, nil
+	case a.State == store.StateRejected:
+		return bench.Case{}, false, nil
+	case a.DecidedBy != "":
+		linked := linkedEntries(r)
+		if len(linked) == 0 {
+			return bench.Case{Category: bench.Abstain}, true, nil
+		}
+		return bench.Case{Category: bench.Support, Answers: linked}, true, nil
+	}
+	o, ok, err := db.ReplyOutcome(ctx, a.ID)
+	if err != nil {
+		return bench.Case{}, false, fmt.Errorf("review: labels: %w", err)
+	}
+	if !ok || !o.Accepted || len(r.Cited) == 0 {
+		return bench.Case{}, false, nil
+	}
+	return bench.Case{Category: bench.Support, Answers: slices.Clone(r.Cited)}, true, nil
+}
+
+// linkRE is an address in a draft, without the punctuation that ends a
+// sentence or a Markdown link.
+var linkRE = regexp.MustCompile(`https?://[^\s<>"')\]]+`)
+
+// linkedEntries returns the ids of the draft's matches whose addresses
+// its text links, in the order the text first links them: what the
+// posted reply cites, after any edit.
+func linkedEntries(r action.Reply) []string {
+	byURL := map[string]string{}
+	for _, m := range r.Matches {
+		if m.URL != "" {
+			byURL[normalURL(m.URL)] = m.ID
+		}
+	}
+	var out []string
+	for _, u := range linkRE.FindAllString(r.Draft, -1) {
+		if id, ok := byURL[normalURL(strings.TrimRight(u, ".,;:!?"))]; ok && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// normalURL compares addresses without a trailing slash or fragment.
+func normalURL(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	return strings.TrimRight(u, "/")
+}
