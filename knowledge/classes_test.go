@@ -1035,6 +1035,27 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A traceback's head glued to the end of another line is
+			// still its head: after a progress bar's last redraw
+			// (AITextGenerator#10), a logger's prefix (ParlAI#4452's
+			// "rank:  3 | … CRITICAL | Traceback …") or vLLM's worker
+			// message announcing it (corpus #7800: "Exception in worker
+			// …: NCCL error: …, Traceback …"), whose message no longer
+			// runs on into the head.
+			name: "traceback head glued to a line",
+			body: "```\nIteration:  20% 989/5070 [00:13<08:41,  7.83it/s]Traceback (most recent call last):\n  File \"/usr/local/lib/python3.7/dist-packages/torch/tensor.py\", line 198, in backward\n    torch.autograd.backward(self)\nRuntimeError: CUDA out of memory. Tried to allocate 194.00 MiB\n(VllmWorkerProcess pid=232) ERROR 08-23 08:25:25 multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess while processing method init_device: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), Traceback (most recent call last):\n(VllmWorkerProcess pid=232) ERROR 08-23 08:25:25 multiproc_worker_utils.py:226]   File \"/usr/local/lib/python3.10/dist-packages/vllm/worker/worker.py\", line 132, in init_device\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || f.Errors[0].Type != "RuntimeError" || !slices.Equal(f.Errors[0].Packages, []string{"torch"}) {
+					t.Errorf("errors = %+v, want the RuntimeError with torch's frames first", f.Errors)
+				}
+				for _, e := range f.Errors {
+					if e.Kind == "nccl-error" && strings.Contains(e.Message, "Traceback") && e.Type == "nccl-error" {
+						t.Errorf("the NCCL message runs on into the traceback's head: %+v", e)
+					}
+				}
+			},
+		},
+		{
 			// An ellipsis stands for the arguments a writer left out
 			// ("vllm serve ... --enforce-eager" in a debugging guide's
 			// bisect steps, "vllm serve ... --worker-extension-cls \\" in

@@ -193,15 +193,16 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 // replied to, however sure its top match: the knowledge base is about
 // the main package, so an entry that looks like the post's problem is
 // the main package's version of it, and its advice (flags, releases,
-// fixes) is for software the poster does not run. Its confidence stays,
-// for the queue.
+// fixes) is for software the poster does not run. Nor is a post whose
+// failure is another program's (Facts.ForeignError). Its confidence
+// stays, for the queue.
 func DecideQuestion(f *Facts, ranked []Match, t Thresholds) (Decision, float64, []Match) {
 	if len(ranked) == 0 {
 		return DecisionAbstain, 0, nil
 	}
 	top := ranked[0]
 	conf := Confidence(top)
-	if conf < t.Reply || !top.Structured || f.OtherEngine != "" {
+	if conf < t.Reply || !top.Structured || f.OtherEngine != "" || f.ForeignError {
 		return DecisionAbstain, conf, nil
 	}
 	return DecisionReply, conf, Citations(ranked, t, nil)

@@ -85,3 +85,37 @@ func (s *Schema) otherEngine(doc *document, cmds []Command) string {
 	}
 	return ""
 }
+
+// foreignError reports whether a post's failure is another program's
+// (Facts.ForeignError): a traceback's frames name installed packages,
+// none of them the main package, and no command runs the main package,
+// no version of it is stated and the post never names it. Posts about
+// the main package name it nearly always (a vLLM forum's posts say vLLM in
+// a version listing, a log line, an image or a command); a traceback
+// through torch's backward pass in a fine-tuning script that never does
+// (AITextGenerator#10, ParlAI#4452, nile#1 on GitHub) is a training
+// problem, which vLLM's advice (its memory flags) does not fix.
+func (s *Schema) foreignError(doc *document, f *Facts) bool {
+	if s == nil || s.engines.mainName == "" {
+		return false
+	}
+	main := s.engines.mainName
+	framed := false
+	for _, e := range f.Errors {
+		if slices.Contains(e.Packages, main) {
+			return false
+		}
+		framed = framed || len(e.Packages) > 0
+	}
+	if !framed || f.Versions[main] != "" {
+		return false
+	}
+	for _, c := range f.Commands {
+		prog := strings.ToLower(c.Program)
+		head, _, _ := strings.Cut(prog, ".")
+		if prog == main || head == main || strings.Contains(strings.ToLower(c.Via), main) {
+			return false
+		}
+	}
+	return s.engines.main == nil || !s.engines.main.MatchString(doc.scanText())
+}

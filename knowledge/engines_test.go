@@ -82,3 +82,47 @@ func TestDecideOtherEngine(t *testing.T) {
 		t.Errorf("about lmdeploy: %s at %.2f citing %v, want abstain at 0.99 citing nothing", d, conf, cited)
 	}
 }
+
+// A vLLM forum gets posts whose failure is another program's: a
+// fine-tuning script's CUDA out of memory, raised in torch's backward
+// pass (AITextGenerator#10, ParlAI#4452, nile#1), which the pack's OOM
+// entries would otherwise answer with vLLM's memory flags. Any trace of
+// vLLM (its name, its frames, a command or version of it) keeps a post
+// vLLM's.
+func TestForeignError(t *testing.T) {
+	t.Parallel()
+	s := vllmSchema(t)
+	training := "```\nTraceback (most recent call last):\n  File \"finetuning.py\", line 362, in train\n    scaled_loss.backward()\n" +
+		"  File \"/usr/local/lib/python3.7/dist-packages/torch/tensor.py\", line 198, in backward\n    torch.autograd.backward(self, gradient)\n" +
+		"RuntimeError: CUDA out of memory. Tried to allocate 194.00 MiB (GPU 0; 15.78 GiB total capacity; 13.94 GiB already allocated)\n```"
+	glued := "Iteration:  20% 989/5070 [00:13<08:41,  7.83it/s]Traceback (most recent call last):\n" +
+		"  File \"/mnt/envs/parlai/lib/python3.9/site-packages/torch/_tensor.py\", line 363, in backward\n    torch.autograd.backward(self)\n" +
+		"RuntimeError: CUDA out of memory. Tried to allocate 21.06 GiB (GPU 3; 79.35 GiB total capacity)"
+	vllmFrames := "```\nTraceback (most recent call last):\n  File \"/usr/lib/python3/dist-packages/vllm/worker/worker.py\", line 1, in f\n" +
+		"  File \"/usr/lib/python3/dist-packages/torch/cuda/memory.py\", line 2, in g\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n```"
+	tests := []struct {
+		name, title, body string
+		want              bool
+	}{
+		{"a training script's OOM", "CUDA out of memory when fine-tuning", training, true},
+		{"the head glued to a progress bar", "Finetuning", glued, true},
+		{"the title names vLLM", "vLLM: CUDA out of memory when fine-tuning", training, false},
+		{"a command runs vLLM", "OOM", "`vllm serve m/x --max-model-len 8192` then\n\n" + training, false},
+		{"vLLM's frames", "OOM", vllmFrames, false},
+		{"no traceback", "CUDA out of memory", "RuntimeError: CUDA out of memory. Tried to allocate 194.00 MiB", false},
+	}
+	for _, tt := range tests {
+		f, err := Extract(Post{Title: tt.title, Body: tt.body}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ForeignError != tt.want {
+			t.Errorf("%s: ForeignError = %v, want %v (errors %+v)", tt.name, f.ForeignError, tt.want, f.Errors)
+		}
+	}
+	ranked := []Match{{ID: "a", Structured: true, Confidence: 0.95, Relevance: 0.95}}
+	d, conf, cited := DecideQuestion(&Facts{ForeignError: true}, ranked, Thresholds{Reply: 0.5, CiteRelevance: 0.5, MaxCitations: 4})
+	if d != DecisionAbstain || conf != 0.95 || cited != nil {
+		t.Errorf("another program's failure: %s at %.2f citing %v, want abstain at 0.95 citing nothing", d, conf, cited)
+	}
+}

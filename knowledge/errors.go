@@ -173,6 +173,37 @@ func (set *errorSet) add(e ErrorInfo) {
 	set.out = append(set.out, e)
 }
 
+// tracebackHead is the line that starts a Python traceback.
+const tracebackHead = "Traceback (most recent call last):"
+
+// splitGluedHeads returns lines with a traceback head that ends a line
+// of other text put on a line of its own: a progress bar's last redraw
+// ("…7.83it/s]Traceback …", as tqdm leaves it without a newline), a
+// logger's own prefix ("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL |
+// Traceback …") or a message that announces it ("Exception in worker
+// …: NCCL error: …, Traceback …"), so that the text before it is read as
+// the line it is and the frames after it as a traceback's.
+func splitGluedHeads(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		before, glued := strings.CutSuffix(strings.TrimRight(l, " \t\r"), tracebackHead)
+		if glued && strings.TrimSpace(before) != "" && !strings.HasPrefix(strings.TrimSpace(before), "Traceback") {
+			if out == nil {
+				out = append(make([]string, 0, len(lines)+1), lines[:i]...)
+			}
+			out = append(out, before, tracebackHead)
+			continue
+		}
+		if out != nil {
+			out = append(out, l)
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
 // scanLines reads Python tracebacks (with the packages of their frames
 // and the chain of causes), exceptions named inside sentences, and the
 // one-line errors of lineErrors.
@@ -190,6 +221,7 @@ func (set *errorSet) scanLines(lines []string) {
 		}
 	}
 	defer flushHeaded()
+	lines = splitGluedHeads(lines)
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
 		if len(raw) > 4096 {

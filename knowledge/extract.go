@@ -36,6 +36,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	f.Intent = extractIntent(doc)
 	f.Refs = extractRefs(doc)
 	f.OtherEngine = s.otherEngine(doc, f.Commands)
+	f.ForeignError = s.foreignError(doc, &f)
 	f.Topics = topicsOf(doc, &f, s)
 	if f.Commands == nil {
 		f.Commands = []Command{}

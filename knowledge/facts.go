@@ -37,6 +37,13 @@ type Facts struct {
 	// the post is about: one its commands run while none runs the main
 	// package, or one it names while never naming the main package.
 	OtherEngine string `json:"other_engine,omitempty"`
+	// ForeignError reports that the post's failure is another program's:
+	// its tracebacks ran in installed packages' code, none of it the main
+	// package's, and the post neither runs nor names the main package (a
+	// training script's CUDA out of memory raised in torch's backward
+	// pass). The knowledge base holds the main package's fixes, not that
+	// program's.
+	ForeignError bool `json:"foreign_error,omitempty"`
 	// Truncated reports that the post exceeded MaxPostBytes.
 	Truncated bool `json:"truncated,omitempty"`
 	// Package is the schema's main package, whose version in Versions

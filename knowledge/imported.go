@@ -181,7 +181,10 @@ type Issue struct {
 //     first line's flags.
 //   - 43: an ellipsis ("vllm serve ... --flag", "--model …") is no
 //     argument and no flag's value.
-const Reading = 43
+//   - 44: a traceback's head glued to the end of another line (a
+//     progress bar, a logger's prefix, a message announcing it) starts
+//     a traceback, and the line's text before it is read on its own.
+const Reading = 44
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
