@@ -135,23 +135,23 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 		out["in_sample_model"] = rep.CV.All
 	}
 	if len(rep.Repeated) > 0 {
-		repeated := slices.Clone(rep.Repeated)
-		if !perCase {
-			for i := range repeated {
-				repeated[i].Cases = nil
-			}
-		}
-		out["repeated_held_out"] = repeated
+		out["repeated_held_out"] = withoutCases(rep.Repeated, perCase)
 		out["repeated_calibration_gaps"] = rep.RepeatedGaps
-		inSample := slices.Clone(rep.RepeatedInSample)
-		if !perCase {
-			for i := range inSample {
-				inSample[i].Cases = nil
-			}
-		}
-		out["repeated_in_sample"] = inSample
+		out["repeated_in_sample"] = withoutCases(rep.RepeatedInSample, perCase)
 		out["pooled_reliability"] = rep.PooledReliability
 		out["pooled_calibration_gap"] = bench.CalibrationGap(rep.PooledReliability)
+	}
+	return out
+}
+
+// withoutCases returns reports without their per-case rows unless
+// perCase keeps them; the reports themselves are left as they are.
+func withoutCases(reports []bench.Report, perCase bool) []bench.Report {
+	out := slices.Clone(reports)
+	if !perCase {
+		for i := range out {
+			out[i].Cases = nil
+		}
 	}
 	return out
 }

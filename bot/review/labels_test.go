@@ -31,20 +31,12 @@ func draftFor(t *testing.T, db *store.DB, topic int, mode string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := fmt.Sprintf("reply:%d:%s", topic, mode)
 	state := store.StatePending
 	if mode == "auto" {
 		state = store.StateDone
 	}
-	if _, err := db.Record(context.Background(), []store.Action{{Kind: kind, Key: key, TopicID: topic, PostID: topic,
-		Payload: payload, Confidence: 0.7, State: state, Mode: mode}}); err != nil {
-		t.Fatal(err)
-	}
-	a, err := db.ActionByKey(context.Background(), key)
-	if err != nil || a == nil {
-		t.Fatalf("action %s: %v", key, err)
-	}
-	return a.ID
+	return record(t, db, store.Action{Kind: kind, Key: fmt.Sprintf("reply:%d:%s", topic, mode), TopicID: topic, PostID: topic,
+		Payload: payload, Confidence: 0.7, State: state, Mode: mode})
 }
 
 func TestLabels(t *testing.T) {

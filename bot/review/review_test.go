@@ -25,15 +25,21 @@ func newDB(t *testing.T) *store.DB {
 func queued(t *testing.T, db *store.DB, key string) int64 {
 	t.Helper()
 	payload, _ := json.Marshal(map[string]any{"draft": "The queued draft.", "topic_title": "A topic", "kept": "a field review does not know"})
-	if _, err := db.Record(context.Background(), []store.Action{{Kind: "reply", Key: key, TopicID: 1, PostID: 1,
-		Payload: payload, Confidence: 0.5, State: store.StatePending, Mode: "queue"}}); err != nil {
+	return record(t, db, store.Action{Kind: "reply", Key: key, TopicID: 1, PostID: 1,
+		Payload: payload, Confidence: 0.5, State: store.StatePending, Mode: "queue"})
+}
+
+// record records one action and returns its id.
+func record(t *testing.T, db *store.DB, a store.Action) int64 {
+	t.Helper()
+	if _, err := db.Record(context.Background(), []store.Action{a}); err != nil {
 		t.Fatal(err)
 	}
-	a, err := db.ActionByKey(context.Background(), key)
-	if err != nil || a == nil {
-		t.Fatalf("action %s: %v", key, err)
+	got, err := db.ActionByKey(context.Background(), a.Key)
+	if err != nil || got == nil {
+		t.Fatalf("action %s: %v", a.Key, err)
 	}
-	return a.ID
+	return got.ID
 }
 
 func TestDecide(t *testing.T) {
