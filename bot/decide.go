@@ -46,6 +46,12 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	case b.opts.Mode == ModeQueue:
 		a.State = store.StatePending
 		a.Reason = "queue mode"
+	case forced && offScope(ans.Facts) != "":
+		// Asked directly about software the knowledge base is not about:
+		// its entries are the main package's version of the problem, so
+		// staff decide whether any of it helps.
+		a.State = store.StatePending
+		a.Reason = "asked directly; " + offScope(ans.Facts)
 	case forced && ans.Confidence < b.opts.QueueFloor && ans.Decision != knowledge.DecisionIgnore && len(ans.Matches) > 0 && draftCites(draft):
 		// Asked directly, but on evidence too weak to stand behind:
 		// staff decide.
@@ -62,6 +68,18 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 		a.Reason = fmt.Sprintf("confidence %.2f below auto-post %.2f", ans.Confidence, b.autoPost(p.CategoryID))
 	}
 	return a
+}
+
+// offScope says why a post is not about the knowledge base's main package
+// (knowledge.DecideQuestion never replies to such a post), or "".
+func offScope(f knowledge.Facts) string {
+	switch {
+	case f.OtherEngine != "":
+		return "the post is about " + f.OtherEngine
+	case f.ForeignError:
+		return "the post's failure is another program's"
+	}
+	return ""
 }
 
 // draftCites reports whether a draft cites sources (rather than being the

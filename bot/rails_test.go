@@ -166,6 +166,42 @@ func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
 	}
 }
 
+// TestForcedAnswerOffScopeIsQueued: asked directly about another
+// engine's problem, the bot queues its draft for staff instead of posting
+// the main package's advice.
+func TestForcedAnswerOffScopeIsQueued(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{Mode: ModeAuto})
+	h.cycle()
+	topic, _, err := h.forum.CreateTopic("maria", h.demo.Support.ID, "Notes", "Staff notes about the release.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.forum.Reply("bob", topic.ID, "@herald is this known? I run lmdeploy, not the other one.\n\n"+strings.ReplaceAll(oomPost, "vllm", "lmdeploy"), 0); err != nil {
+		t.Fatal(err)
+	}
+	h.cycle()
+	h.cycle()
+	mentions := 0
+	for _, a := range h.actionsFor(topic.ID) {
+		var r Reply
+		_ = json.Unmarshal(a.Payload, &r)
+		if r.Trigger != TriggerMention {
+			continue
+		}
+		mentions++
+		if r.Facts.OtherEngine != "lmdeploy" || a.State != store.StatePending || !strings.Contains(a.Reason, "about lmdeploy") {
+			t.Errorf("forced answer about %q is %s (%s), want a pending draft", r.Facts.OtherEngine, a.State, a.Reason)
+		}
+	}
+	if mentions != 1 {
+		t.Errorf("%d mention actions, want 1", mentions)
+	}
+	if got := h.botPosts(topic.ID); len(got) != 0 {
+		t.Errorf("posted about another engine: %q", got[0].Raw)
+	}
+}
+
 // TestRunnerRefusesANonInertDraft: a draft the bot wrote that is not inert
 // (an image, as a broken composer might write) fails instead of posting.
 func TestRunnerRefusesANonInertDraft(t *testing.T) {
