@@ -86,6 +86,17 @@ func (s *Schema) otherEngine(doc *document, cmds []Command) string {
 	return ""
 }
 
+// httpClients are the packages through which a program calls a server:
+// an error they raise, or raise through, is the server's answer or the
+// call's failure ("openai.BadRequestError: Error code: 400 - {… '"auto"
+// tool choice requires --enable-auto-tool-choice …'}", a client relaying
+// vLLM's refusal), and the server may well be the main package's, so such
+// a traceback is no other program's failure.
+var httpClients = map[string]bool{
+	"openai": true, "httpx": true, "httpcore": true, "requests": true, "urllib3": true,
+	"aiohttp": true, "litellm": true, "langchain_openai": true, "anthropic": true,
+}
+
 // foreignError reports whether a post's failure is another program's
 // (Facts.ForeignError): a traceback's frames name installed packages,
 // none of them the main package, and no command runs the main package,
@@ -102,7 +113,8 @@ func (s *Schema) foreignError(doc *document, f *Facts) bool {
 	main := s.engines.mainName
 	framed := false
 	for _, e := range f.Errors {
-		if slices.Contains(e.Packages, main) {
+		pkg, _, _ := strings.Cut(e.Type, ".")
+		if slices.Contains(e.Packages, main) || httpClients[pkg] || slices.ContainsFunc(e.Packages, func(p string) bool { return httpClients[p] }) {
 			return false
 		}
 		framed = framed || len(e.Packages) > 0

@@ -110,6 +110,11 @@ func TestForeignError(t *testing.T) {
 		{"a command runs vLLM", "OOM", "`vllm serve m/x --max-model-len 8192` then\n\n" + training, false},
 		{"vLLM's frames", "OOM", vllmFrames, false},
 		{"no traceback", "CUDA out of memory", "RuntimeError: CUDA out of memory. Tried to allocate 194.00 MiB", false},
+		// A client's traceback relays a server's answer, which may be
+		// vLLM's (its message names vLLM's own flags).
+		{"a client relaying the server's refusal", "tool calls fail", "```\nTraceback (most recent call last):\n" +
+			"  File \"/home/u/.venv/lib/python3.11/site-packages/openai/_base_client.py\", line 1037, in request\n    raise err\n" +
+			"openai.BadRequestError: Error code: 400 - {'message': '\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set'}\n```", false},
 	}
 	for _, tt := range tests {
 		f, err := Extract(Post{Title: tt.title, Body: tt.body}, s)
