@@ -99,7 +99,8 @@ var httpClients = map[string]bool{
 
 // foreignError reports whether a post's failure is another program's
 // (Facts.ForeignError): a traceback's frames name installed packages,
-// none of them the main package, and no command runs the main package,
+// none of them the main package or an HTTP client (httpClients), and no
+// command runs the main package,
 // no version of it is stated and the post never names it. Posts about
 // the main package name it nearly always (a vLLM forum's posts say vLLM in
 // a version listing, a log line, an image or a command); a traceback

@@ -39,7 +39,8 @@ type Facts struct {
 	OtherEngine string `json:"other_engine,omitempty"`
 	// ForeignError reports that the post's failure is another program's:
 	// its tracebacks ran in installed packages' code, none of it the main
-	// package's, and the post neither runs nor names the main package (a
+	// package's or an HTTP client's (which relays a server's answer), and
+	// the post neither runs nor names the main package (a
 	// training script's CUDA out of memory raised in torch's backward
 	// pass). The knowledge base holds the main package's fixes, not that
 	// program's.
