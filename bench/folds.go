@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -130,15 +131,27 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 	// confidences.
 	var sample OutcomeError
 	model.Calibration, model.TextCalibration, sample = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
+	var ps []float64
+	var right []bool
 	for i := range preds {
 		m := *foldOf[i]
 		m.Calibration, m.TextCalibration = model.Calibration, model.TextCalibration
 		oof[i] = preds[i]
 		oof[i].Matches = m.Rescore(slices.Clone(preds[i].Matches))
+		if answerable(preds[i]) && len(oof[i].Matches) > 0 {
+			ps = append(ps, oof[i].Matches[0].Confidence)
+			right = append(right, preds[i].Case.Category == Support && slices.Contains(preds[i].Case.lenient(), oof[i].Matches[0].ID))
+		}
+	}
+	model.Recalibration = knowledge.FitRecalibration(ps, right)
+	for i := range oof {
+		for j := range oof[i].Matches {
+			oof[i].Matches[j].Confidence = math.Round(1000*model.Recalibration.Map(oof[i].Matches[j].Confidence)) / 1000
+		}
 	}
 	model.Reply = FitReply(oof, nil, base, o.TargetWrong)
 	model.QueueFloor = FitQueueFloor(oof, nil, base, model.Reply, o.UsefulDrafts)
-	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score, its margin and whether the post is about another engine, one for structured matches and one for matches only word overlap supports; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
+	model.Method = weightsMethod(o) + "; Platt calibrations of the top match on its score, its margin and whether the post is about another engine, one for structured matches and one for matches only word overlap supports, then an isotonic recalibration of their out-of-fold probabilities; reply threshold and queue floor chosen on 5-fold held-out confidences for the target wrong-post rate and share of useful drafts"
 	return model, sample
 }
 

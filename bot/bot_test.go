@@ -134,7 +134,7 @@ func TestShadowModePostsNothing(t *testing.T) {
 
 func TestUncertainTopicIsQueued(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 0.99})
+	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 1.01}) // above any confidence
 	h.cycle()
 	if got := h.botPosts(h.demo.OOMTopic.ID); len(got) != 0 {
 		t.Fatal("posted below the auto-post confidence")
@@ -248,7 +248,7 @@ func TestPauseStopsPostingWithinOneCycle(t *testing.T) {
 
 func TestRunnerRechecksTheLiveTopic(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 0.99})
+	h := newHarness(t, Options{Mode: ModeAuto, AutoPost: 1.01}) // above any confidence
 	ctx := context.Background()
 	h.cycle() // everything queued
 	pending, _ := h.db.ListActions(ctx, store.ActionFilter{States: []string{store.StatePending}, Oldest: true})
@@ -298,7 +298,7 @@ func TestQuietForumCostsOneRequestPerCycle(t *testing.T) {
 func TestPerCategoryThreshold(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
-	h.bot.opts.CategoryAutoPost = map[int]float64{h.demo.Support.ID: 0.99}
+	h.bot.opts.CategoryAutoPost = map[int]float64{h.demo.Support.ID: 1.01} // above any confidence
 	h.cycle()
 	if got := h.botPosts(h.demo.OOMTopic.ID); len(got) != 0 {
 		t.Error("posted below the category's auto-post confidence")

@@ -33,6 +33,9 @@ type Model struct {
 	// one. Older model files have none; they count such a match half as
 	// sure as the structured calibration says.
 	TextCalibration *Calibration `json:"text_calibration,omitempty"`
+	// Recalibration maps either calibration's probability onto the hit
+	// rates out-of-fold top matches showed. Older model files have none.
+	Recalibration *Recalibration `json:"recalibration,omitempty"`
 	// Reply is the least confidence at which Herald answers; QueueFloor
 	// the least at which an unsure draft is queued for staff.
 	Reply      float64 `json:"reply"`
@@ -147,6 +150,9 @@ func ReadModel(r io.Reader) (*Model, error) {
 			return nil, fmt.Errorf("knowledge: model weight %s is %v", name, w)
 		}
 	}
+	if err := m.Recalibration.check(); err != nil {
+		return nil, err
+	}
 	if m.Reply <= 0 || m.Reply > 1.01 || m.QueueFloor < 0 || m.QueueFloor > m.Reply {
 		return nil, fmt.Errorf("knowledge: model thresholds reply %.3f, queue floor %.3f: want 0 < floor ≤ reply ≤ 1.01", m.Reply, m.QueueFloor)
 	}
@@ -234,7 +240,7 @@ func (m *Model) Rescore(ms []Match) []Match {
 		if !ms[i].Structured {
 			c = m.textProbability(ms[i].Score, margin, other)
 		}
-		ms[i].Confidence = round3(c)
+		ms[i].Confidence = round3(m.Recalibration.Map(c))
 	}
 	return ms
 }

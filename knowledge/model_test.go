@@ -186,6 +186,7 @@ func TestCalibrationOtherEngine(t *testing.T) {
 func TestTextCalibration(t *testing.T) {
 	t.Parallel()
 	m := DefaultModel()
+	m.Recalibration = nil // the Platt stage alone
 	ms := []Match{{ID: "a", Evidence: map[string]float64{fText: 1}}}
 	old := *m
 	old.TextCalibration = nil
