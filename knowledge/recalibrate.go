@@ -71,7 +71,11 @@ func (r *Recalibration) Map(p float64) float64 {
 // FitRecalibration fits the isotonic map of probabilities ps onto
 // whether each was right. Each block's hit rate counts its own mean
 // probability as one more observation, (hits + p̄) / (n + 1): a block of
-// three right top matches says 0.94 rather than certainty.
+// three right top matches at 0.75 says 0.94 rather than certainty. The
+// one observation is set by hand, not fitted: it is the least prior that
+// keeps every rate off 0 and 1 (so the map rises everywhere, see Map)
+// and leaves the Platt probability to speak only where a block has a
+// post or two; no other strength was tried.
 func FitRecalibration(ps []float64, right []bool) *Recalibration {
 	if len(ps) == 0 {
 		return nil
