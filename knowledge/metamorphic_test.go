@@ -78,6 +78,10 @@ func withoutTopics(print string) string {
 // perturbation.
 var mdHeadingRE = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*\s*$`)
 
+// tracebackHeadRE is a traceback's head at the start of a line, after
+// any indentation.
+var tracebackHeadRE = regexp.MustCompile(`(?m)^([ \t]*)(Traceback \(most recent call last\):)`)
+
 var mdFenceRE = regexp.MustCompile("(?m)^```[^\\n]*\\n((?s:.*?))^```[ \\t]*$")
 
 // perturbations rewrite a Markdown post without changing what it says.
@@ -336,6 +340,14 @@ var perturbations = []struct {
 	}},
 	{"kubectl-timestamps", func(s string) string {
 		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("2025-03-03T22:56:%02d.173456789Z ", i%60) })
+	}},
+	// A traceback's head glued to the progress bar drawn before it, as a
+	// terminal keeps tqdm's last redraw ("Loading safetensors checkpoint
+	// shards: 100%|…| 4/4 [00:02<00:00]Traceback …").
+	{"progress-bar-before-traceback", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			return tracebackHeadRE.ReplaceAllString(block, "${1}Loading safetensors checkpoint shards: 100%|██████████| 4/4 [00:02<00:00,  1.50it/s]$2")
+		})
 	}},
 	// Underscores in sentences escaped, as rich-text editors write them
 	// into Markdown ("gpu\_memory\_utilization", "Qwen2\_5"); a reader
