@@ -1035,6 +1035,26 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A traceback the rich library drew in a box is a traceback:
+			// its frames name their packages (llm-foundry's in
+			// VinAIResearch/PhoGPT#28, a box with "╭"; a plain terminal's
+			// "┌" box with a Windows path wrapped at the edge, as a
+			// speaker-labelling script's and text-generation-webui's
+			// show), and the exception after the box takes them.
+			name: "rich traceback in a box",
+			body: "```\n╭──────── Traceback (most recent call last) ────────╮\n│ /home/u/.venv/lib/python3.10/site-packages/llmfoundry/models/mpt/modeling_mpt.py:50 in │\n│ forward                                            │\n│    49 │   │   x = self.ln(x)                       │\n│ ❱  50 │   │   n = self.ffn(m)                      │\n│ /usr/lib/python3/dist-packages/torch/nn/modules/module.py:1511 in _wrapped_call_impl │\n╰────────────────────────────────────────────────────╯\nOutOfMemoryError: CUDA out of memory. Tried to allocate 3.94 GiB.\n```\n\n```\n┌───── Traceback (most recent call last) ─────┐\n│ C:\\Users\\me\\envs\\a\\Lib\\site-packages\\pyannote\\audio\\pipel │\n│ ines\\speaker.py:76 in main                     │\n│    75 │   segments = pipeline(audio)             │\n└─────────────────────────────────────────────┘\nValueError: too many values to unpack (expected 2)\n```",
+			check: func(t *testing.T, f Facts) {
+				packages := map[string][]string{}
+				for _, e := range f.Errors {
+					packages[e.Type] = e.Packages
+				}
+				if len(f.Errors) != 2 || !slices.Equal(packages["OutOfMemoryError"], []string{"llmfoundry", "torch"}) ||
+					!slices.Equal(packages["ValueError"], []string{"pyannote"}) {
+					t.Errorf("errors = %+v, want the OOM with llmfoundry's and torch's frames and the ValueError with pyannote's", f.Errors)
+				}
+			},
+		},
+		{
 			// A traceback's head glued to the end of another line is
 			// still its head: after a progress bar's last redraw
 			// (AITextGenerator#10), a logger's prefix (ParlAI#4452's

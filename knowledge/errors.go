@@ -204,6 +204,74 @@ func splitGluedHeads(lines []string) []string {
 	return out
 }
 
+var (
+	// richHeadRE is the top of the box the rich library draws a traceback
+	// in ("╭──── Traceback (most recent call last) ────╮"; "┌" and "┐"
+	// in plain terminals), and richFootRE its bottom.
+	richHeadRE = regexp.MustCompile(`[╭┌]─+ Traceback \(most recent call last\) ─+[╮┐]`)
+	richFootRE = regexp.MustCompile(`^\s*[╰└]─+[╯┘]\s*$`)
+	// richFrameRE is a frame inside the box, "/path/file.py:131 in
+	// main", its function sometimes wrapped onto the next line.
+	richFrameRE = regexp.MustCompile(`^(\S+?\.py):(\d+) in(?: ([\w<>.]+))?$`)
+)
+
+// unboxRichTracebacks returns lines with each traceback the rich library
+// drew in a box (typer and click programs, training frameworks:
+// llm-foundry's in VinAIResearch/PhoGPT#28, text-generation-webui's,
+// mcp-client-for-ollama's) written as Python prints one: the head, then
+// each frame as `File "…", line N, in f`; the box's source lines and
+// locals are left out, and the exception after the box ends it as
+// usual. A path rich wrapped at the box's edge is joined again.
+func unboxRichTracebacks(lines []string) []string {
+	start := slices.IndexFunc(lines, richHeadRE.MatchString)
+	if start < 0 {
+		return lines
+	}
+	out := append(make([]string, 0, len(lines)), lines[:start]...)
+	for i := start; i < len(lines); i++ {
+		if !richHeadRE.MatchString(lines[i]) {
+			out = append(out, lines[i])
+			continue
+		}
+		out = append(out, tracebackHead)
+		var inner []string
+		j := i + 1
+		for ; j < len(lines) && !richFootRE.MatchString(lines[j]); j++ {
+			t := strings.TrimSpace(lines[j])
+			if !strings.HasPrefix(t, "│") {
+				break // the box was cut off
+			}
+			t = strings.TrimSpace(strings.TrimPrefix(t, "│"))
+			if strings.HasSuffix(t, "│") && !strings.HasPrefix(t, "│") {
+				t = strings.TrimSpace(strings.TrimSuffix(t, "│"))
+			}
+			inner = append(inner, t)
+		}
+		for k := 0; k < len(inner); k++ {
+			t := inner[k]
+			m := richFrameRE.FindStringSubmatch(t)
+			if m == nil && k+1 < len(inner) && t != "" && !strings.ContainsAny(t, " │") {
+				// A path wrapped at the box's edge.
+				if m = richFrameRE.FindStringSubmatch(t + inner[k+1]); m != nil {
+					k++
+				}
+			}
+			if m == nil {
+				continue
+			}
+			if m[3] == "" && k+1 < len(inner) {
+				m[3] = inner[k+1] // the function wrapped onto the next line
+			}
+			out = append(out, `  File "`+m[1]+`", line `+m[2]+", in "+m[3])
+		}
+		i = j
+		if j < len(lines) && !richFootRE.MatchString(lines[j]) {
+			i = j - 1 // a cut-off box: the line that ended it is read as it is
+		}
+	}
+	return out
+}
+
 // scanLines reads Python tracebacks (with the packages of their frames
 // and the chain of causes), exceptions named inside sentences, and the
 // one-line errors of lineErrors.
@@ -221,7 +289,7 @@ func (set *errorSet) scanLines(lines []string) {
 		}
 	}
 	defer flushHeaded()
-	lines = splitGluedHeads(lines)
+	lines = unboxRichTracebacks(splitGluedHeads(lines))
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
 		if len(raw) > 4096 {

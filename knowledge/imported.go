@@ -184,7 +184,9 @@ type Issue struct {
 //   - 44: a traceback's head glued to the end of another line (a
 //     progress bar, a logger's prefix, a message announcing it) starts
 //     a traceback, and the line's text before it is read on its own.
-const Reading = 44
+//   - 45: a traceback the rich library drew in a box is read as one, its
+//     frames naming their packages.
+const Reading = 45
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
