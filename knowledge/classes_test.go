@@ -1035,6 +1035,23 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// vLLM's server logs the arguments it was started with
+			// ("non-default args: {…}", since 0.9); a posted log is often
+			// all a post shows of its command (corpus #18567, #20025,
+			// #23321, #31936, vllm-dev C1-026 from a ROCm user). They are
+			// the post's flags; the positional model, None and False, and
+			// nested settings are not.
+			name: "the engine's logged arguments",
+			body: "```\nINFO 08-25 14:50:36 [cli_args.py:325] non-default args: {'model_tag': 'm/x', 'host': '0.0.0.0', 'model': '/w/llama3_8B', 'max_model_len': 16384, 'served_model_name': ['moe'], 'compilation_config': {'level': 3, 'sizes': [1, 2]}, 'tensor_parallel_size': 4, 'enable_prefix_caching': False, 'chat_template': None, 'trust_remote_code': True, 'gpu_memory_utilization': 0.95}\n```",
+			check: func(t *testing.T, f Facts) {
+				want := map[string]string{"--host": "0.0.0.0", "--model": "/w/llama3_8B", "--max-model-len": "16384", "--served-model-name": "moe",
+					"--tensor-parallel-size": "4", "--trust-remote-code": "", "--gpu-memory-utilization": "0.95"}
+				if !maps.Equal(f.MentionedFlags, want) {
+					t.Errorf("mentioned flags = %v, want %v", f.MentionedFlags, want)
+				}
+			},
+		},
+		{
 			// A traceback the rich library drew in a box is a traceback:
 			// its frames name their packages (llm-foundry's in
 			// VinAIResearch/PhoGPT#28, a box with "╭"; a plain terminal's

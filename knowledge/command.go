@@ -99,6 +99,11 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	mentioned := cs.inlineCommands()
 	cs.flagBlocks(mentioned)
 	cs.proseCommands()
+	for k, v := range loggedArgs(doc) {
+		if _, ok := mentioned[k]; !ok {
+			mentioned[k] = v
+		}
+	}
 	// argparse names the flag and the value it refused: "argument
 	// --tool-call-parser: invalid choice: 'glm45'".
 	for _, m := range argparseRE.FindAllStringSubmatch(doc.title+"\n"+doc.scanText(), 4) {
@@ -112,6 +117,85 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		mentioned = nil
 	}
 	return out, mentioned
+}
+
+// loggedArgsRE is the line vLLM's server logs its arguments on at start
+// ("non-default args: {'host': '0.0.0.0', 'max_model_len': 16384, …}",
+// since 0.9), often all a post shows of how it was run.
+var loggedArgsRE = regexp.MustCompile(`non-default args: \{(.*)`)
+
+// loggedArgs returns the settings vLLM's start-up log says it ran with
+// (loggedArgsRE), as flags: "--max-model-len" 16384, a True one set with
+// no value. A posted log is often all a post shows
+// of its command (nine corpus issues and two dev posts from different
+// reporters); the settings are the engine's own, so they are the post's
+// flags as a command's are. The positional model ("model_tag") is read
+// as a model, not a flag; None and False (a feature switched off, which
+// tags no topic), nested settings and lists of several are left out.
+func loggedArgs(doc *document) map[string]string {
+	out := map[string]string{}
+	for _, l := range doc.lines() {
+		m := loggedArgsRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		for _, entry := range topLevelItems(m[1]) {
+			name, v, ok := strings.Cut(entry, ":")
+			name, v = strings.Trim(strings.TrimSpace(name), `'"`), strings.TrimSpace(v)
+			if !ok || name == "model_tag" || !loggedNameRE.MatchString(name) {
+				continue
+			}
+			if inner, ok := strings.CutPrefix(v, "["); ok && strings.HasSuffix(inner, "]") && !strings.Contains(inner, ",") {
+				v = strings.TrimSuffix(inner, "]") // ['moe']
+			}
+			switch {
+			case v == "None" || v == "False" || v == "" || strings.ContainsAny(v[:1], "{[("):
+				continue // unset, switched off or nested: no feature the post uses
+			case v == "True":
+				v = ""
+			}
+			flag := normFlag("--" + name)
+			if _, ok := out[flag]; !ok {
+				out[flag] = strings.Trim(v, `'"`)
+			}
+		}
+	}
+	return out
+}
+
+var loggedNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// topLevelItems splits a Python dict's body at its top-level commas,
+// up to its closing brace, leaving nested dicts, lists and strings whole.
+func topLevelItems(body string) []string {
+	var out []string
+	depth, from := 0, 0
+	quote := byte(0)
+	for i := 0; i < len(body) && len(out) < 200; i++ {
+		c := body[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case c == ']' || c == ')':
+			depth--
+		case c == '}' && depth == 0:
+			return append(out, body[from:i])
+		case c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, body[from:i])
+			from = i + 1
+		}
+	}
+	return append(out, body[from:])
 }
 
 // commandSet collects the command lines of one post, each once.

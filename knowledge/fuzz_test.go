@@ -21,6 +21,8 @@ func addPostSeeds(f *testing.F) {
 	f.Add("docker run nvcr.io/nvidia/vllm:25.12.post1-py3 vllm serve m --p 1 `\n --q 2\nvLLM 0.11.1, nvcr.io/x:99.99")
 	// Traceback heads glued to a progress bar and to a message, the
 	// frames outside the main package.
+	// The engine's logged arguments, nested and cut off.
+	f.Add("non-default args: {'a': {'b': [1, {'c': 'd}'}]}, 'e': 'f\\'', 'g': ['h'], 'i': True, 'j'")
 	// Rich's boxed tracebacks, one cut off, one with a wrapped path.
 	f.Add("╭─ Traceback (most recent call last) ─╮\n│ /a/site-packages/x/ │\n│ y.py:1 in │\n│ f │\n╰──╯\nE: m\n┌─ Traceback (most recent call last) ─┐\n│ a.py:2 in\nX")
 	f.Add("1/5 [00:01]Traceback (most recent call last):\n  File \"/x/site-packages/torch/a.py\", line 1, in f\nE: x, Traceback (most recent call last):\nTraceback (most recent call last):Traceback (most recent call last):\nRuntimeError: CUDA out of memory")

@@ -186,7 +186,9 @@ type Issue struct {
 //     a traceback, and the line's text before it is read on its own.
 //   - 45: a traceback the rich library drew in a box is read as one, its
 //     frames naming their packages.
-const Reading = 45
+//   - 46: the arguments vLLM logs at start ("non-default args: {…}") are
+//     the post's flags.
+const Reading = 46
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
