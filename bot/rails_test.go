@@ -131,37 +131,48 @@ func TestMentionCapPerUser(t *testing.T) {
 	}
 }
 
-// TestForcedAnswerBelowTheFloorIsQueued: asked directly on evidence below
-// the queue floor, the bot queues its draft for staff instead of posting.
-func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
-	t.Parallel()
-	h := newHarness(t, Options{Mode: ModeAuto, QueueFloor: 0.999999})
+// mentionIn posts a reply mentioning the bot with body in a new staff
+// topic, runs two cycles and returns the topic and the mention's actions
+// with their payloads.
+func mentionIn(t *testing.T, h *harness, body string) (int, []store.Action, []Reply) {
+	t.Helper()
 	h.cycle()
 	topic, _, err := h.forum.CreateTopic("maria", h.demo.Support.ID, "Notes", "Staff notes about the release.")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.forum.Reply("bob", topic.ID, "@herald is this known?\n\n"+oomPost, 0); err != nil {
+	if _, err := h.forum.Reply("bob", topic.ID, body, 0); err != nil {
 		t.Fatal(err)
 	}
 	h.cycle()
 	h.cycle()
-	mentions := 0
+	var actions []store.Action
+	var replies []Reply
 	for _, a := range h.actionsFor(topic.ID) {
 		var r Reply
 		_ = json.Unmarshal(a.Payload, &r)
-		if r.Trigger != TriggerMention {
-			continue
-		}
-		mentions++
-		if !draftCites(r.Draft) || a.State != store.StatePending {
-			t.Errorf("forced answer at confidence %.3f is %s (cites: %v), want a pending draft with sources", a.Confidence, a.State, draftCites(r.Draft))
+		if r.Trigger == TriggerMention {
+			actions, replies = append(actions, a), append(replies, r)
 		}
 	}
-	if mentions != 1 {
-		t.Errorf("%d mention actions, want 1", mentions)
+	if len(actions) != 1 {
+		t.Errorf("%d mention actions, want 1", len(actions))
 	}
-	if got := h.botPosts(topic.ID); len(got) != 0 && strings.Contains(got[0].Raw, "](http") {
+	return topic.ID, actions, replies
+}
+
+// TestForcedAnswerBelowTheFloorIsQueued: asked directly on evidence below
+// the queue floor, the bot queues its draft for staff instead of posting.
+func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{Mode: ModeAuto, QueueFloor: 0.999999})
+	topic, actions, replies := mentionIn(t, h, "@herald is this known?\n\n"+oomPost)
+	for i, a := range actions {
+		if !draftCites(replies[i].Draft) || a.State != store.StatePending {
+			t.Errorf("forced answer at confidence %.3f is %s (cites: %v), want a pending draft with sources", a.Confidence, a.State, draftCites(replies[i].Draft))
+		}
+	}
+	if got := h.botPosts(topic); len(got) != 0 && strings.Contains(got[0].Raw, "](http") {
 		t.Errorf("posted a cited answer below the floor")
 	}
 }
@@ -172,32 +183,13 @@ func TestForcedAnswerBelowTheFloorIsQueued(t *testing.T) {
 func TestForcedAnswerOffScopeIsQueued(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Options{Mode: ModeAuto})
-	h.cycle()
-	topic, _, err := h.forum.CreateTopic("maria", h.demo.Support.ID, "Notes", "Staff notes about the release.")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.forum.Reply("bob", topic.ID, "@herald is this known? I run lmdeploy, not the other one.\n\n"+strings.ReplaceAll(oomPost, "vllm", "lmdeploy"), 0); err != nil {
-		t.Fatal(err)
-	}
-	h.cycle()
-	h.cycle()
-	mentions := 0
-	for _, a := range h.actionsFor(topic.ID) {
-		var r Reply
-		_ = json.Unmarshal(a.Payload, &r)
-		if r.Trigger != TriggerMention {
-			continue
-		}
-		mentions++
-		if r.Facts.OtherEngine != "lmdeploy" || a.State != store.StatePending || !strings.Contains(a.Reason, "about lmdeploy") {
-			t.Errorf("forced answer about %q is %s (%s), want a pending draft", r.Facts.OtherEngine, a.State, a.Reason)
+	topic, actions, replies := mentionIn(t, h, "@herald is this known? I run lmdeploy, not the other one.\n\n"+strings.ReplaceAll(oomPost, "vllm", "lmdeploy"))
+	for i, a := range actions {
+		if replies[i].Facts.OtherEngine != "lmdeploy" || a.State != store.StatePending || !strings.Contains(a.Reason, "about lmdeploy") {
+			t.Errorf("forced answer about %q is %s (%s), want a pending draft", replies[i].Facts.OtherEngine, a.State, a.Reason)
 		}
 	}
-	if mentions != 1 {
-		t.Errorf("%d mention actions, want 1", mentions)
-	}
-	if got := h.botPosts(topic.ID); len(got) != 0 {
+	if got := h.botPosts(topic); len(got) != 0 {
 		t.Errorf("posted about another engine: %q", got[0].Raw)
 	}
 }
