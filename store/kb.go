@@ -362,6 +362,23 @@ func (d *DB) Entry(ctx context.Context, id string) (*knowledge.Entry, error) {
 	return decodeEntry(data)
 }
 
+// EntryIDByURL returns the id of the entry published at url (compared
+// without a trailing slash), or one of the addresses a curated entry
+// names as its own (kb_aliases); "" when none is.
+func (d *DB) EntryIDByURL(ctx context.Context, url string) (string, error) {
+	bare := strings.TrimRight(url, "/")
+	var id string
+	err := d.db.QueryRowContext(ctx, `SELECT id FROM kb_entries WHERE url IN (?, ?)
+		UNION ALL SELECT entry_id FROM kb_aliases WHERE alias IN (?, ?) LIMIT 1`, bare, bare+"/", bare, bare+"/").Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: entry at %s: %w", url, err)
+	}
+	return id, nil
+}
+
 func decodeEntry(data string) (*knowledge.Entry, error) {
 	var e knowledge.Entry
 	if err := json.Unmarshal([]byte(data), &e); err != nil {

@@ -174,6 +174,15 @@ func TestAliasesHoldOneEntryPerPage(t *testing.T) {
 		if st, err := db.UpsertEntries(ctx, []knowledge.Entry{page}, nil); err != nil || st.Kept != 1 || st.Inserted != 0 {
 			t.Errorf("the page again: %+v, %v; want it kept on the curated entry", st, err)
 		}
+		// A link to either address names the curated entry.
+		for _, u := range []string{"https://docs.example.org/old.html", "https://docs.example.org/new", "https://docs.example.org/new/"} {
+			if id, err := db.EntryIDByURL(ctx, u); err != nil || id != curated.ID {
+				t.Errorf("EntryIDByURL(%s) = %q, %v; want %s", u, id, err, curated.ID)
+			}
+		}
+		if id, err := db.EntryIDByURL(ctx, "https://blog.example/x"); err != nil || id != "" {
+			t.Errorf("an address no entry has: %q, %v", id, err)
+		}
 	}
 }
 

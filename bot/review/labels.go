@@ -101,7 +101,10 @@ func label(ctx context.Context, db *store.DB, a store.Action, r action.Reply) (b
 	case a.State == store.StateRejected:
 		return bench.Case{}, false, nil
 	case a.DecidedBy != "":
-		linked := linkedEntries(r)
+		linked, err := linkedEntries(ctx, db, r)
+		if err != nil {
+			return bench.Case{}, false, err
+		}
 		if len(linked) == 0 {
 			return bench.Case{Category: bench.Abstain}, true, nil
 		}
@@ -121,10 +124,12 @@ func label(ctx context.Context, db *store.DB, a store.Action, r action.Reply) (b
 // sentence or a Markdown link.
 var linkRE = regexp.MustCompile(`https?://[^\s<>"')\]]+`)
 
-// linkedEntries returns the ids of the draft's matches whose addresses
-// its text links, in the order the text first links them: what the
-// posted reply cites, after any edit.
-func linkedEntries(r action.Reply) []string {
+// linkedEntries returns the ids of the knowledge entries whose addresses
+// the draft's text links, in the order the text first links them: what
+// the posted reply cites, after any edit. A link staff added to an entry
+// the draft did not match counts as theirs: it is the entry they say
+// fits.
+func linkedEntries(ctx context.Context, db *store.DB, r action.Reply) ([]string, error) {
 	byURL := map[string]string{}
 	for _, m := range r.Matches {
 		if m.URL != "" {
@@ -133,11 +138,20 @@ func linkedEntries(r action.Reply) []string {
 	}
 	var out []string
 	for _, u := range linkRE.FindAllString(r.Draft, -1) {
-		if id, ok := byURL[normalURL(strings.TrimRight(u, ".,;:!?"))]; ok && !slices.Contains(out, id) {
+		u = normalURL(strings.TrimRight(u, ".,;:!?"))
+		id, ok := byURL[u]
+		if !ok {
+			var err error
+			if id, err = db.EntryIDByURL(ctx, u); err != nil {
+				return nil, fmt.Errorf("review: labels: %w", err)
+			}
+			byURL[u] = id
+		}
+		if id != "" && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // normalURL compares addresses without a trailing slash or fragment.

@@ -56,6 +56,7 @@ func TestLabels(t *testing.T) {
 	decide(1, Decision{Verb: Approve})
 	decide(2, Decision{Verb: Approve, Draft: "It is the [KV cache limit](https://docs.example/kv). Mention @herald."})
 	decide(3, Decision{Verb: Approve, Draft: "Upgrade to the latest release."})
+	decide(10, Decision{Verb: Approve, Draft: "Not that one: see [twelve](https://github.com/o/r/issues/12/), and a [blog](https://blog.example/x)."})
 	decide(4, Decision{Verb: Reject, Reason: "wrong issue", Fits: []string{"o/r#12", " o/r#12"}})
 	decide(5, Decision{Verb: Reject, Reason: "not a vLLM problem", NothingFits: true})
 	decide(6, Decision{Verb: Reject, Reason: "too long"})
@@ -79,9 +80,12 @@ func TestLabels(t *testing.T) {
 		"topic-4-post-1": {Category: bench.Support, Answers: []string{"o/r#12"}},
 		"topic-5-post-1": {Category: bench.Abstain},
 		"topic-8-post-1": {Category: bench.Support, Answers: []string{"docs:kv", "o/r#1"}},
+		// Staff linked an entry the draft did not cite, and a page that is
+		// no entry.
+		"topic-10-post-1": {Category: bench.Support, Answers: []string{"o/r#12"}},
 	}
-	if len(cases) != len(want) || st.Support != 4 || st.Abstain != 2 || st.Unjudged != 2 {
-		t.Errorf("%d cases, stats %+v; want %d, 4 support, 2 abstain, 2 unjudged (topics 6 and 9)", len(cases), st, len(want))
+	if len(cases) != len(want) || st.Support != 5 || st.Abstain != 2 || st.Unjudged != 2 {
+		t.Errorf("%d cases, stats %+v; want %d, 5 support, 2 abstain, 2 unjudged (topics 6 and 9)", len(cases), st, len(want))
 	}
 	for _, c := range cases {
 		w, ok := want[c.ID]
