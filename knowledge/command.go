@@ -99,11 +99,7 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	mentioned := cs.inlineCommands()
 	cs.flagBlocks(mentioned)
 	cs.proseCommands()
-	for k, v := range loggedArgs(doc) {
-		if _, ok := mentioned[k]; !ok {
-			mentioned[k] = v
-		}
-	}
+	addAbsent(mentioned, loggedArgs(doc))
 	// argparse names the flag and the value it refused: "argument
 	// --tool-call-parser: invalid choice: 'glm45'".
 	for _, m := range argparseRE.FindAllStringSubmatch(doc.title+"\n"+doc.scanText(), 4) {
@@ -365,9 +361,16 @@ func (cs *commandSet) flagBlocks(mentioned map[string]string) {
 		}
 		maps.Copy(found, parseArgs("", words, nil, cs.s).Flags)
 	}
-	for k, v := range found {
-		if _, ok := mentioned[k]; !ok {
-			mentioned[k] = v
+	addAbsent(mentioned, found)
+}
+
+// addAbsent adds to dst the flags of src it does not name yet: what a
+// post names first (a code span, a flags block) wins over what is read
+// later.
+func addAbsent(dst, src map[string]string) {
+	for k, v := range src {
+		if _, ok := dst[k]; !ok {
+			dst[k] = v
 		}
 	}
 }

@@ -55,32 +55,26 @@ func wordOfItsOwn(alternatives string) *regexp.Regexp {
 // names one and never the main package: a vLLM forum's posts rarely fail
 // to say vLLM somewhere (a version listing, a log line, an image) when
 // they are about it.
-func (s *Schema) otherEngine(doc *document, cmds []Command) string {
+func (s *Schema) otherEngine(doc *document, cmds []Command, mainNamed bool) string {
 	if s == nil || len(s.engines.names) == 0 {
 		return ""
 	}
-	main := s.engines.mainName
+	if s.runsMain(cmds) {
+		return ""
+	}
 	ran := ""
 	for _, c := range cmds {
-		prog := strings.ToLower(c.Program)
-		head, _, _ := strings.Cut(prog, ".") // python -m sglang.launch_server
-		if main != "" && (prog == main || head == main) {
-			return ""
-		}
+		prog, head := programNames(c)
 		for _, name := range []string{prog, head} {
 			if ran == "" && slices.Contains(s.engines.names, name) {
 				ran = name
 			}
 		}
 	}
-	if ran != "" {
+	if ran != "" || mainNamed {
 		return ran
 	}
-	text := doc.scanText()
-	if s.engines.main != nil && s.engines.main.MatchString(text) {
-		return ""
-	}
-	if m := s.engines.other.FindStringSubmatch(text); m != nil {
+	if m := s.engines.other.FindStringSubmatch(doc.scanText()); m != nil {
 		return strings.ToLower(m[1])
 	}
 	return ""
@@ -107,8 +101,8 @@ var httpClients = map[string]bool{
 // through torch's backward pass in a fine-tuning script that never does
 // (AITextGenerator#10, ParlAI#4452, nile#1 on GitHub) is a training
 // problem, which vLLM's advice (its memory flags) does not fix.
-func (s *Schema) foreignError(doc *document, f *Facts) bool {
-	if s == nil || s.engines.mainName == "" {
+func (s *Schema) foreignError(f *Facts, mainNamed bool) bool {
+	if s == nil || s.engines.mainName == "" || mainNamed {
 		return false
 	}
 	main := s.engines.mainName
@@ -120,15 +114,31 @@ func (s *Schema) foreignError(doc *document, f *Facts) bool {
 		}
 		framed = framed || len(e.Packages) > 0
 	}
-	if !framed || f.Versions[main] != "" {
-		return false
-	}
-	for _, c := range f.Commands {
-		prog := strings.ToLower(c.Program)
-		head, _, _ := strings.Cut(prog, ".")
-		if prog == main || head == main || strings.Contains(strings.ToLower(c.Via), main) {
-			return false
-		}
-	}
-	return s.engines.main == nil || !s.engines.main.MatchString(doc.scanText())
+	return framed && f.Versions[main] == "" && !s.runsMain(f.Commands) &&
+		!slices.ContainsFunc(f.Commands, func(c Command) bool { return strings.Contains(strings.ToLower(c.Via), main) })
+}
+
+// namesMain reports whether a post names the main package anywhere in its
+// words (engines.main): "vLLM" in a sentence, a version listing, a log
+// line or an image.
+func (s *Schema) namesMain(doc *document) bool {
+	return s != nil && s.engines.main != nil && s.engines.main.MatchString(doc.scanText())
+}
+
+// runsMain reports whether a command runs the main package's program or
+// one of its modules (`vllm serve`, `python -m vllm.entrypoints…`).
+func (s *Schema) runsMain(cmds []Command) bool {
+	main := s.engines.mainName
+	return main != "" && slices.ContainsFunc(cmds, func(c Command) bool {
+		prog, head := programNames(c)
+		return prog == main || head == main
+	})
+}
+
+// programNames returns a command's program in lower case and its first
+// dotted part, the package a `python -m sglang.launch_server` runs.
+func programNames(c Command) (prog, head string) {
+	prog = strings.ToLower(c.Program)
+	head, _, _ = strings.Cut(prog, ".")
+	return prog, head
 }

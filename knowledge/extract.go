@@ -35,8 +35,9 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	f.Env = extractEnv(doc, f.Commands)
 	f.Intent = extractIntent(doc)
 	f.Refs = extractRefs(doc)
-	f.OtherEngine = s.otherEngine(doc, f.Commands)
-	f.ForeignError = s.foreignError(doc, &f)
+	mainNamed := s.namesMain(doc)
+	f.OtherEngine = s.otherEngine(doc, f.Commands, mainNamed)
+	f.ForeignError = s.foreignError(&f, mainNamed)
 	f.Topics = topicsOf(doc, &f, s)
 	if f.Commands == nil {
 		f.Commands = []Command{}

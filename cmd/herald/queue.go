@@ -93,7 +93,12 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *as == "" {
 		return usagef("queue %s needs --as USERNAME (recorded in the audit)", sub)
 	}
-	d := review.Decision{ActionID: id, Actor: "cli:" + *as, Verb: review.Approve, Whisper: *whisper, Reason: *reason}
+	// Which entries fit goes to review whatever the verb: review says
+	// when it may be given.
+	d := review.Decision{ActionID: id, Actor: "cli:" + *as, Verb: review.Approve, Whisper: *whisper, Reason: *reason, NothingFits: *nothingFits}
+	if *fits != "" {
+		d.Fits = strings.Split(*fits, ",")
+	}
 	switch sub {
 	case "approve":
 	case "edit":
@@ -111,15 +116,8 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usagef("queue reject needs --reason")
 		}
 		d.Verb = review.Reject
-		d.NothingFits = *nothingFits
-		if *fits != "" {
-			d.Fits = strings.Split(*fits, ",")
-		}
 	default:
 		return usagef("unknown queue subcommand %q", sub)
-	}
-	if (*fits != "" || *nothingFits) && sub != "reject" {
-		return usagef("--fits and --nothing-fits go with queue reject")
 	}
 	res, err := review.Decide(ctx, db, d)
 	var invalid *review.InvalidError
