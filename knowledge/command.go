@@ -657,7 +657,7 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		c := parseArgs(args[1], args[2:], nil, s)
 		c.Env = nonEmpty(env)
 		c.Via = "python -m"
-		return []Command{c}
+		return harnessed(c, s)
 	case (name == "docker" || name == "podman") && len(args) > 0 && args[0] == "run":
 		return dockerRun(name, args[1:], env, s)
 	case (name == "bash" || name == "sh") && len(args) >= 2 && args[0] == "-c":
@@ -684,7 +684,52 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 	p := s.program(name)
 	c := parseArgs(name, args, p, s)
 	c.Env = nonEmpty(env)
+	if p == nil {
+		return harnessed(c, s)
+	}
 	return []Command{c}
+}
+
+// harnessed returns c and, when c is a harness selecting a pack's
+// program (Schema.harness), the program's command the harness runs:
+// its key=value list read as flags as an API call's keywords are
+// (True a switch, False and None unset), the model key as the model
+// flag. The two flags the harness read are taken out of c; its own
+// flags (the tasks, the batch size) stay with it.
+func harnessed(c Command, s *Schema) []Command {
+	p, h := s.harness(c)
+	if p == nil {
+		return []Command{c}
+	}
+	inner := Command{Program: p.Name, Subcommand: h.Subcommand, Flags: map[string]string{}, Env: c.Env, Via: c.Program, harness: true}
+	argsFlag := normFlag(h.Args)
+	for _, item := range topLevelItems(c.Flags[argsFlag]) {
+		k, v, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || !loggedNameRE.MatchString(k) {
+			continue
+		}
+		v = strings.Trim(v, `'"`)
+		switch {
+		case k == h.ModelKey && p.ModelFlag != "":
+			k = p.ModelFlag
+		case v == "True" || v == "true":
+			v = ""
+		case v == "False" || v == "false" || v == "None":
+			continue
+		}
+		if !strings.HasPrefix(k, "-") {
+			k = normFlag("--" + k)
+		}
+		inner.Flags[k] = v
+	}
+	selectFlag, _, _ := strings.Cut(h.Select, "=")
+	own := Command{Program: c.Program, Subcommand: c.Subcommand, Args: c.Args, Flags: map[string]string{}, Env: c.Env, Via: c.Via}
+	for k, v := range c.Flags {
+		if k != argsFlag && k != normFlag(selectFlag) {
+			own.Flags[k] = v
+		}
+	}
+	return []Command{own, inner}
 }
 
 // skipInterpreterOptions drops the options Python's own command line

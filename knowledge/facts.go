@@ -83,6 +83,9 @@ type Command struct {
 	// api marks settings read from a Python API call rather than a
 	// command line.
 	api bool
+	// harness marks the engine an evaluation harness started
+	// (Schema.harness): the post ran the harness, named by Via.
+	harness bool
 }
 
 // ErrorInfo is one error found in the post.

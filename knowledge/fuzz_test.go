@@ -75,6 +75,7 @@ func FuzzParseCommandLine(f *testing.F) {
 		`PS C:\Users\me> docker run --gpus all vllm/vllm-openai --model m`, `(base) C:\w>vllm serve m --x 1`, `C:\>`,
 		"!vllm serve m --x 1", "%pip install vllm", "%sh", "! ", "%conda",
 		"vllm serve ... --x …", "vllm serve m --a ... .. .",
+		"lm_eval --model vllm --model_args pretrained=$M,a=True,b=[1,2],=x,c='d,e --tasks t", "python -m lm-eval --model=VLLM --model_args",
 	} {
 		f.Add(s)
 	}

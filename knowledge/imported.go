@@ -188,7 +188,10 @@ type Issue struct {
 //     frames naming their packages.
 //   - 46: the arguments vLLM logs at start ("non-default args: {…}") are
 //     the post's flags.
-const Reading = 46
+//   - 47: an evaluation harness selecting vLLM (`lm_eval --model vllm
+//     --model_args k=v,…`) runs a vLLM command with the list as its
+//     flags; a shell variable is no model.
+const Reading = 47
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -38,7 +38,10 @@ func extractModels(doc *document, cmds []Command, mentioned map[string]string, s
 		// it stands: "python examples/bug_example.py" (vllm#7160),
 		// chat_template="examples/tool_chat_template_llama3.1_json.jinja"
 		// (vllm#16341).
-		if m == "" || contains(out, m) || isCodeFile(m) || parsers[strings.ToLower(m)] {
+		// Nor is a shell variable the command was given (`--model
+		// $MODEL`, `pretrained=$MODEL`; vllm#18995, #35385,
+		// lm-evaluation-harness#2904): the post does not say its value.
+		if m == "" || contains(out, m) || isCodeFile(m) || parsers[strings.ToLower(m)] || strings.HasPrefix(m, "$") {
 			return
 		}
 		out = append(out, m)

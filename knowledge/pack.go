@@ -114,6 +114,14 @@ func (p *Pack) validate() error {
 	if err := p.validateTopics(); err != nil {
 		return err
 	}
+	for _, prog := range p.Programs {
+		for _, h := range prog.Harnesses {
+			k, v, ok := strings.Cut(h.Select, "=")
+			if len(h.Programs) == 0 || !ok || !strings.HasPrefix(k, "-") || v == "" || !strings.HasPrefix(h.Args, "-") {
+				return &PackError{Pack: p.Name, Field: "programs.harnesses", Err: fmt.Errorf("%w: %s's harness %v needs programs, select (--flag=value) and args (--flag)", errInvalid, prog.Name, h.Programs)}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, e := range p.Entries {
 		fail := func(field string, err error) error {

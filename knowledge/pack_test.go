@@ -77,16 +77,18 @@ func TestPackMatchesKBFacts(t *testing.T) {
 func TestParsePackRejectsBadInput(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{
-		"unknown key":     "name: x\nentries:\n  - id: a\n    kind: issue\n    url: https://x.org/1\n    title: t\n    colour: red\n",
-		"bad kind":        "name: x\nentries:\n  - id: a\n    kind: blog\n    url: https://x.org/1\n    title: t\n",
-		"relative url":    "name: x\nentries:\n  - id: a\n    kind: issue\n    url: /issues/1\n    title: t\n",
-		"js url":          "name: x\nentries:\n  - id: a\n    kind: issue\n    url: javascript:alert(1)\n    title: t\n",
-		"duplicate":       "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t}\n  - {id: a, kind: issue, url: 'https://x.org/2', title: u}\n",
-		"bad range":       "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, affected: '>=banana'}\n",
-		"no name":         "entries: []\n",
-		"alias not a url": "name: x\nentries:\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['/old']}\n",
-		"alias is an id":  "name: x\nentries:\n  - {id: 'https://x.org/2', kind: docs, url: 'https://x.org/2', title: u}\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['https://x.org/2']}\n",
-		"id is an alias":  "name: x\nentries:\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['https://x.org/2']}\n  - {id: 'https://x.org/2', kind: docs, url: 'https://x.org/2', title: u}\n",
+		"unknown key":             "name: x\nentries:\n  - id: a\n    kind: issue\n    url: https://x.org/1\n    title: t\n    colour: red\n",
+		"bad kind":                "name: x\nentries:\n  - id: a\n    kind: blog\n    url: https://x.org/1\n    title: t\n",
+		"relative url":            "name: x\nentries:\n  - id: a\n    kind: issue\n    url: /issues/1\n    title: t\n",
+		"js url":                  "name: x\nentries:\n  - id: a\n    kind: issue\n    url: javascript:alert(1)\n    title: t\n",
+		"duplicate":               "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t}\n  - {id: a, kind: issue, url: 'https://x.org/2', title: u}\n",
+		"bad range":               "name: x\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, affected: '>=banana'}\n",
+		"no name":                 "entries: []\n",
+		"alias not a url":         "name: x\nentries:\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['/old']}\n",
+		"alias is an id":          "name: x\nentries:\n  - {id: 'https://x.org/2', kind: docs, url: 'https://x.org/2', title: u}\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['https://x.org/2']}\n",
+		"id is an alias":          "name: x\nentries:\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['https://x.org/2']}\n  - {id: 'https://x.org/2', kind: docs, url: 'https://x.org/2', title: u}\n",
+		"harness without a value": "name: x\nprograms:\n  - name: v\n    harnesses: [{programs: [ev], select: --model, args: --model-args}]\n",
+		"harness without args":    "name: x\nprograms:\n  - name: v\n    harnesses: [{programs: [ev], select: --model=v}]\n",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -23,6 +23,30 @@ type Program struct {
 	// ModelFlag names the flag that carries the model id when it is not the
 	// first positional argument (e.g. --model).
 	ModelFlag string `yaml:"model_flag" json:"model_flag,omitempty"`
+	// Harnesses are other programs that start this one's engine for the
+	// user (evaluation harnesses); see Harness.
+	Harnesses []Harness `yaml:"harnesses" json:"harnesses,omitempty"`
+}
+
+// Harness is a program that runs a pack's program when one of its flags
+// selects it, and passes the engine its arguments as one comma-separated
+// key=value list: lm-evaluation-harness's `lm_eval --model vllm
+// --model_args pretrained=m,tensor_parallel_size=2`. A command of a
+// harness so selected also runs the program, with the list's keys as its
+// flags and the model key's value as its model.
+type Harness struct {
+	// Programs are the harness's command names (lm_eval, lm-eval) and
+	// `python -m` modules.
+	Programs []string `yaml:"programs" json:"programs"`
+	// Select is the flag and value that choose the program, "--model=vllm".
+	Select string `yaml:"select" json:"select"`
+	// Args is the flag whose value is the key=value list.
+	Args string `yaml:"args" json:"args"`
+	// ModelKey is the list's key for the model ("pretrained").
+	ModelKey string `yaml:"model_key" json:"model_key,omitempty"`
+	// Subcommand is the program's subcommand the harness runs, as
+	// Modules and Images name one.
+	Subcommand string `yaml:"subcommand" json:"subcommand,omitempty"`
 }
 
 // Schema is the set of programs Herald knows, merged from all packs.
@@ -270,6 +294,24 @@ func (s *Schema) module(mod string) (*Program, string) {
 		}
 	}
 	return nil, ""
+}
+
+// harness returns the program a harness's command c runs, with the
+// harness it ran through, or nil when c is no selected harness.
+func (s *Schema) harness(c Command) (*Program, *Harness) {
+	if s == nil {
+		return nil, nil
+	}
+	for i := range s.Programs {
+		for j := range s.Programs[i].Harnesses {
+			h := &s.Programs[i].Harnesses[j]
+			k, v, _ := strings.Cut(h.Select, "=")
+			if contains(h.Programs, c.Program) && strings.EqualFold(c.Flags[normFlag(k)], v) {
+				return &s.Programs[i], h
+			}
+		}
+	}
+	return nil, nil
 }
 
 func (s *Schema) image(img string) (*Program, string) {
