@@ -1057,16 +1057,19 @@ func TestReadingClasses(t *testing.T) {
 			// (vllm#18565 on ROCm, the harness's issues #1734 and #2904,
 			// the docs' quantization pages): the list is a vLLM command's
 			// flags, its model key the model, a shell variable no model;
-			// the harness keeps its own flags. Another harness model
+			// the harness's command stays as written. Another harness model
 			// (`--model hf`) runs no vLLM.
 			name:   "evaluation harness running vLLM",
 			body:   "```\nHIP_VISIBLE_DEVICES=4 lm_eval --model vllm --model_args pretrained=tiiuae/Falcon-H1-0.5B-Instruct,tensor_parallel_size=2,trust_remote_code=True,enforce_eager=False --tasks gsm8k --batch_size auto\n```\n\n```\npython -m lm_eval --model vllm --model_args pretrained=$MODEL,data_parallel_size=4 --tasks humaneval\nlm_eval --model hf --model_args pretrained=gpt2 --tasks arc_easy\n```",
 			models: []string{"tiiuae/Falcon-H1-0.5B-Instruct", "gpt2"},
-			commands: []string{"lm_eval --batch-size=auto --tasks=gsm8k", "vllm --model=tiiuae/Falcon-H1-0.5B-Instruct --tensor-parallel-size=2 --trust-remote-code",
-				"lm_eval --tasks=humaneval", "vllm --data-parallel-size=4 --model=$MODEL", "lm_eval --model=hf --model-args=pretrained=gpt2 --tasks=arc_easy"},
+			commands: []string{"lm_eval --batch-size=auto --model=vllm --model-args=pretrained=tiiuae/Falcon-H1-0.5B-Instruct,tensor_parallel_size=2,trust_remote_code=True,enforce_eager=False --tasks=gsm8k", "vllm --model=tiiuae/Falcon-H1-0.5B-Instruct --tensor-parallel-size=2 --trust-remote-code",
+				"lm_eval --model=vllm --model-args=pretrained=$MODEL,data_parallel_size=4 --tasks=humaneval", "vllm --data-parallel-size=4 --model=$MODEL", "lm_eval --model=hf --model-args=pretrained=gpt2 --tasks=arc_easy"},
 			check: func(t *testing.T, f Facts) {
-				if c := f.MainCommand(s); c == nil || c.Via != "lm_eval" || c.Flags["--tensor-parallel-size"] != "2" {
-					t.Errorf("main command = %+v, want the vLLM engine lm_eval runs", c)
+				if c := f.MainCommand(s); c == nil || c.Program != "lm_eval" || c.Flags["--model"] != "vllm" {
+					t.Errorf("main command = %+v, want lm_eval's, as the post ran it", c)
+				}
+				if v, ok := f.Flag("--tensor-parallel-size"); !ok || v != "2" {
+					t.Errorf("--tensor-parallel-size = %q, %v; want 2 from the harness's list", v, ok)
 				}
 				if f.Env["HIP_VISIBLE_DEVICES"] != "4" {
 					t.Errorf("env = %v", f.Env)

@@ -694,8 +694,8 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 // program (Schema.harness), the program's command the harness runs:
 // its key=value list read as flags as an API call's keywords are
 // (True a switch, False and None unset), the model key as the model
-// flag. The two flags the harness read are taken out of c; its own
-// flags (the tasks, the batch size) stay with it.
+// flag. c keeps every flag as written, the two the harness read among
+// them: it is the command the post ran.
 func harnessed(c Command, s *Schema) []Command {
 	p, h := s.harness(c)
 	if p == nil {
@@ -722,14 +722,7 @@ func harnessed(c Command, s *Schema) []Command {
 		}
 		inner.Flags[k] = v
 	}
-	selectFlag, _, _ := strings.Cut(h.Select, "=")
-	own := Command{Program: c.Program, Subcommand: c.Subcommand, Args: c.Args, Flags: map[string]string{}, Env: c.Env, Via: c.Via}
-	for k, v := range c.Flags {
-		if k != argsFlag && k != normFlag(selectFlag) {
-			own.Flags[k] = v
-		}
-	}
-	return []Command{own, inner}
+	return []Command{c, inner}
 }
 
 // skipInterpreterOptions drops the options Python's own command line
@@ -987,7 +980,7 @@ func isStatement(words []string) bool {
 func ParseCommand(line string, s *Schema) *Command {
 	cmds := parseCommandLine(strings.Join(joinContinuations(strings.Split(line, "\n"), s), " "), s, false)
 	for i := range cmds {
-		if s.program(cmds[i].Program) != nil {
+		if s.program(cmds[i].Program) != nil && !cmds[i].harness {
 			return &cmds[i]
 		}
 	}

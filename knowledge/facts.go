@@ -147,6 +147,11 @@ func (f *Facts) MainCommand(s *Schema) *Command {
 		if c.pos < 0 && p != nil {
 			return c
 		}
+		if c.harness {
+			// The engine an evaluation harness started: the post ran the
+			// harness's command, which holds these settings as written.
+			continue
+		}
 		if p == nil || c.Subcommand == "" && len(c.Args) == 0 && len(c.Flags) == 0 && c.Via == "" {
 			// A program named alone ("`vllm`" in a sentence, "vllm/" a
 			// directory) runs nothing the post shows.

@@ -2,8 +2,10 @@ package knowledge
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -51,10 +53,22 @@ func TopicEntry(t SolvedTopic, s *Schema) (Entry, error) {
 		}
 		e.Symptoms = append(e.Symptoms, er.Type+": "+truncate(strings.TrimSpace(er.Message), 200))
 	}
+	// The engine's settings: those of a command an evaluation harness
+	// started first (lm_eval's --model_args list), then the command the
+	// post ran, each in name order so the same topic learns the same
+	// entry.
+	var from []*Command
+	for i := range f.Commands {
+		if f.Commands[i].harness {
+			from = append(from, &f.Commands[i])
+		}
+	}
 	if c := f.MainCommand(s); c != nil {
-		for k, v := range c.Flags {
-			if strings.HasPrefix(k, "--") && len(e.Flags) < 8 {
-				_ = v
+		from = append(from, c)
+	}
+	for _, c := range from {
+		for _, k := range slices.Sorted(maps.Keys(c.Flags)) {
+			if strings.HasPrefix(k, "--") && len(e.Flags) < 8 && !slices.Contains(e.Flags, k) {
 				e.Flags = append(e.Flags, k)
 			}
 		}
