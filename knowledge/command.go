@@ -144,15 +144,16 @@ func loggedArgs(doc *document) map[string]string {
 			if inner, ok := strings.CutPrefix(v, "["); ok && strings.HasSuffix(inner, "]") && !strings.Contains(inner, ",") {
 				v = strings.TrimSuffix(inner, "]") // ['moe']
 			}
-			switch {
-			case v == "None" || v == "False" || v == "" || strings.ContainsAny(v[:1], "{[("):
-				continue // unset, switched off or nested: no feature the post uses
-			case v == "True":
-				v = ""
+			if v == "" || strings.ContainsAny(v[:1], "{[(") {
+				continue // nested: no one feature the post uses
+			}
+			v, set := settingValue(v)
+			if !set {
+				continue
 			}
 			flag := normFlag("--" + name)
 			if _, ok := out[flag]; !ok {
-				out[flag] = strings.Trim(v, `'"`)
+				out[flag] = v
 			}
 		}
 	}
@@ -160,6 +161,21 @@ func loggedArgs(doc *document) map[string]string {
 }
 
 var loggedNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// settingValue reads a setting's value as a flag's, as vLLM's logged
+// arguments and a harness's key=value list write it: true a switch set
+// with no value, false and None a setting not set (set is false), any
+// other value with its quotes dropped (a quoted 'True' is a string).
+// Python prints True and False; lm-evaluation-harness reads either case.
+func settingValue(v string) (value string, set bool) {
+	switch {
+	case strings.EqualFold(v, "true"):
+		return "", true
+	case strings.EqualFold(v, "false") || v == "None":
+		return "", false
+	}
+	return strings.Trim(v, `'"`), true
+}
 
 // topLevelItems splits a Python dict's body at its top-level commas,
 // up to its closing brace, leaving nested dicts, lists and strings whole.
@@ -708,19 +724,11 @@ func harnessed(c Command, s *Schema) []Command {
 		if !ok || !loggedNameRE.MatchString(k) {
 			continue
 		}
-		v = strings.Trim(v, `'"`)
-		switch {
-		case k == h.ModelKey && p.ModelFlag != "":
-			k = p.ModelFlag
-		case v == "True" || v == "true":
-			v = ""
-		case v == "False" || v == "false" || v == "None":
-			continue
+		if k == h.ModelKey && p.ModelFlag != "" {
+			inner.Flags[p.ModelFlag] = strings.Trim(v, `'"`)
+		} else if v, set := settingValue(v); set {
+			inner.Flags[normFlag("--"+k)] = v
 		}
-		if !strings.HasPrefix(k, "-") {
-			k = normFlag("--" + k)
-		}
-		inner.Flags[k] = v
 	}
 	return []Command{c, inner}
 }
