@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -104,5 +105,51 @@ func TestTransitionsAndConcurrentApprovals(t *testing.T) {
 	}
 	if v, _ := db.Setting(ctx, "paused"); v != "true" {
 		t.Errorf("setting = %q", v)
+	}
+}
+
+// TestAnnotateOnlyOverWhatWasRead: a judgement replaces the payload it was
+// made on, in one of the states given, with its audit record; of two made
+// on the same payload at once exactly one lands, and a refused one writes
+// no audit.
+func TestAnnotateOnlyOverWhatWasRead(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := mustOpen(t)
+	old := json.RawMessage(`{"draft":""}`)
+	if _, err := db.Record(ctx, []Action{{Kind: "reply", Key: "k", TopicID: 3, PostID: 9, Payload: old, State: StateDropped, Mode: "auto"}}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := db.ListActions(ctx, ActionFilter{})
+	id := list[0].ID
+	if err := db.Annotate(ctx, id, []string{StateDone}, old, []byte(`{"nothing_fits":true}`), "maria", "judge", "x"); !errors.Is(err, ErrConflict) {
+		t.Errorf("annotating a dropped action as if done: %v; want ErrConflict", err)
+	}
+	if err := db.Annotate(ctx, id, nil, old, []byte(`{}`), "maria", "judge", "x"); err == nil {
+		t.Error("annotating in no state succeeded")
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = db.Annotate(ctx, id, []string{StateDropped}, old, fmt.Appendf(nil, `{"fits":["e%d"]}`, i), "staff", "judge", "fits")
+		}()
+	}
+	wg.Wait()
+	landed := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			landed++
+		case !errors.Is(err, ErrConflict):
+			t.Errorf("annotate: %v", err)
+		}
+	}
+	a, err := db.Action(ctx, id)
+	audit, _ := db.Audit(ctx, id)
+	if landed != 1 || err != nil || a.State != StateDropped || len(audit) != 1 || audit[0].Verb != "judge" {
+		t.Errorf("%d of two landed; action %+v %v, audit %+v; want one, still dropped, one audit record", landed, a, err, audit)
 	}
 }

@@ -213,6 +213,43 @@ func (d *DB) Decide(ctx context.Context, id int64, from []string, to, actor, ver
 	return nil
 }
 
+// Annotate records a staff judgement on an action that stays where it is
+// (a reply Herald kept silent on, one it posted): the action's payload
+// becomes payload and the audit records who said what, atomically. It
+// fails with ErrConflict, changing nothing, when the action is no longer
+// in one of states or its payload is no longer old, so that two people
+// judging the same post at once cannot lose one judgement unseen.
+func (d *DB) Annotate(ctx context.Context, id int64, states []string, old, payload []byte, actor, verb, detail string) error {
+	if len(states) == 0 {
+		return fmt.Errorf("store: annotate action %d: no states given", id)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin annotation: %w", err)
+	}
+	defer tx.Rollback()
+	now := d.Now().UTC().Format(time.RFC3339Nano)
+	args := []any{string(payload), id, string(old)}
+	for _, s := range states {
+		args = append(args, s)
+	}
+	res, err := tx.ExecContext(ctx, "UPDATE actions SET payload = ? WHERE id = ? AND payload = ? AND state IN (?"+repeatComma(len(states)-1)+")", args...)
+	if err != nil {
+		return fmt.Errorf("store: annotate action %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: action %d", ErrConflict, id)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO audit(action_id, actor, verb, detail, at) VALUES(?, ?, ?, ?, ?)",
+		id, actor, verb, detail, now); err != nil {
+		return fmt.Errorf("store: audit action %d: %w", id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit annotation: %w", err)
+	}
+	return nil
+}
+
 func repeatComma(n int) string {
 	b := make([]byte, 0, 2*n)
 	for i := 0; i < n; i++ {

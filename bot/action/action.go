@@ -48,12 +48,15 @@ type Reply struct {
 	Facts    knowledge.Facts   `json:"facts"`
 	// Cited are the ids of the entries the draft cites.
 	Cited []string `json:"cited,omitempty"`
-	// Fits and NothingFits are staff's judgement of the knowledge base
-	// for the post, given with a rejection: the entries that do answer
-	// it, or that none does. Either makes the rejection a labelled post
+	// Fits, NothingFits and NotSupport are staff's judgement of the
+	// knowledge base for the post, given with a rejection or afterwards
+	// on a reply Herald kept silent on or posted (review.Judge): the
+	// entries that do answer it, that none does, or that the post asks
+	// no support question. Any of them makes the action a labelled post
 	// (review.Labels).
 	Fits        []string `json:"fits,omitempty"`
 	NothingFits bool     `json:"nothing_fits,omitempty"`
+	NotSupport  bool     `json:"not_support,omitempty"`
 }
 
 // Teach is the payload of a teach action: a reply staff approved or saw

@@ -140,6 +140,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET "+p+"/actions/{id}", s.staffOnly(s.draft))
 	mux.Handle("POST "+p+"/actions/{id}/approve", s.staffOnly(s.approve))
 	mux.Handle("POST "+p+"/actions/{id}/reject", s.staffOnly(s.reject))
+	mux.Handle("POST "+p+"/actions/{id}/judge", s.staffOnly(s.judge))
 	mux.Handle("POST "+p+"/actions/{id}/teach", s.staffOnly(s.teach))
 	mux.Handle("GET "+p+"/history", s.staffOnly(s.history))
 	mux.Handle("GET "+p+"/shadow", s.staffOnly(s.shadow))

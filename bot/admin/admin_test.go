@@ -409,6 +409,29 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	if len(props) != 1 {
 		t.Errorf("teach proposals = %d", len(props))
 	}
+	// A pending draft is judged with its rejection; a posted reply can be
+	// judged afterwards, which labels it and leaves it posted.
+	if strings.Contains(body, "/judge") {
+		t.Error("a pending draft's page offers a judgement of its own")
+	}
+	_, body = get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, e.id))
+	if !strings.Contains(body, fmt.Sprintf("/actions/%d/judge", e.id)) || !strings.Contains(body, `name="not_support"`) {
+		t.Error("a posted reply's page offers no judgement")
+	}
+	resp, _ = c.PostForm(fmt.Sprintf("%s/admin/actions/%d/judge", e.page.URL, e.id), url.Values{"csrf": {tok}})
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a judgement that says nothing: %d", resp.StatusCode)
+	}
+	resp, _ = c.PostForm(fmt.Sprintf("%s/admin/actions/%d/judge", e.page.URL, e.id), url.Values{"csrf": {tok}, "not_support": {"1"}})
+	resp.Body.Close()
+	if a, _ := e.db.Action(context.Background(), e.id); resp.StatusCode != http.StatusOK || a.State != store.StateDone ||
+		!strings.Contains(string(a.Payload), `"not_support":true`) || strings.Contains(string(a.Payload), `"nothing_fits":true`) {
+		t.Errorf("after judging: %d, %+v, payload %s", resp.StatusCode, a, a.Payload)
+	}
+	if _, body = get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, e.id)); !strings.Contains(body, "Labelled: not a support question.") {
+		t.Error("the page does not show the judgement")
+	}
 	// Logout ends the session.
 	resp, _ = c.PostForm(e.page.URL+"/admin/logout", url.Values{"csrf": {tok}})
 	resp.Body.Close()

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -227,9 +228,11 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		Audit             []store.AuditEntry
 		Diff              []diffLine
 		Notice            string
+		// Judgeable: staff may say what answers the post now (review.Judge).
+		Judgeable bool
 	}{page: s.page(r, rp.TopicTitle), Outcome: outcome, Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
 		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice"),
-		CategoryName: s.categoryName(rp.CategoryID)}
+		CategoryName: s.categoryName(rp.CategoryID), Judgeable: a.Kind == action.KindReply && slices.Contains(review.Judgeable, a.State)}
 	if rp.Original != "" && rp.Original != rp.Draft {
 		data.Diff = lineDiff(rp.Original, rp.Draft)
 	}
@@ -242,6 +245,8 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 func (s *Server) approve(w http.ResponseWriter, r *http.Request) { s.decide(w, r, review.Approve) }
 
 func (s *Server) reject(w http.ResponseWriter, r *http.Request) { s.decide(w, r, review.Reject) }
+
+func (s *Server) judge(w http.ResponseWriter, r *http.Request) { s.decide(w, r, review.Judge) }
 
 // decide applies a moderator's decision through the one review path.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request, verb review.Verb) {
@@ -256,11 +261,18 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, verb review.Verb
 	}
 	_, err = review.Decide(r.Context(), s.cfg.DB, review.Decision{ActionID: id, Actor: sessionOf(r).Username, Verb: verb,
 		Draft: r.PostForm.Get("draft"), Whisper: r.PostForm.Get("as") == "whisper", Reason: r.PostForm.Get("reason"),
-		Fits: fits, NothingFits: r.PostForm.Get("nothing_fits") == "1"})
+		Fits: fits, NothingFits: r.PostForm.Get("nothing_fits") == "1", NotSupport: r.PostForm.Get("not_support") == "1"})
+	if verb == review.Judge && errors.Is(err, store.ErrConflict) {
+		http.Error(w, "someone judged this post, or its reply moved, since the page was loaded; reload it", http.StatusConflict)
+		return
+	}
 	if !s.reviewFailed(w, r, err) {
 		notice := "Approved: the bot posts it on its next cycle."
-		if verb == review.Reject {
+		switch verb {
+		case review.Reject:
 			notice = "Rejected."
+		case review.Judge:
+			notice = "Labelled: herald queue labels writes it out for herald kb fit."
 		}
 		http.Redirect(w, r, fmt.Sprintf("%s/actions/%d?notice=%s", s.cfg.Prefix, id, url.QueryEscape(notice)), http.StatusSeeOther)
 	}

@@ -15,10 +15,10 @@ import (
 
 // LabelStats counts what Labels found.
 type LabelStats struct {
-	// Support and Abstain count the labelled posts written: posts with
-	// entries that answer them, and posts nothing in the knowledge base
-	// answers.
-	Support, Abstain int
+	// Support, Abstain and NotSupport count the labelled posts written:
+	// posts with entries that answer them, posts nothing in the
+	// knowledge base answers, and posts that ask no support question.
+	Support, Abstain, NotSupport int
 	// Unjudged counts decided drafts that say nothing of the knowledge
 	// base: rejections that named neither the entries that fit nor that
 	// none does, and replies posted without staff whose asker did not
@@ -30,29 +30,35 @@ type LabelStats struct {
 // in the case format `herald kb fit` refits the model on (bench.Case),
 // newest decision first, one per post:
 //
+//   - staff's judgement of the knowledge base, given with a rejection or
+//     afterwards (Judge) on any finished reply, silent or posted, comes
+//     first: the entries that fit make a support post answered by them,
+//     "nothing fits" an abstain post and "no support question" a
+//     not-support post;
 //   - a draft staff approved, as written or edited, is a support post
 //     answered by the knowledge entries its posted text still links (an
 //     edit that removed a citation says that entry did not fit); one
 //     whose posted text links none is an abstain post, since staff
 //     answered it without the knowledge base;
-//   - a rejection that names the entries that fit (Decision.Fits) is a
-//     support post answered by them, and one that says none does
-//     (Decision.NothingFits) an abstain post; other rejections say only
-//     that the draft was not to be posted, and are not labels;
+//   - a rejection that says nothing of the knowledge base says only that
+//     the draft was not to be posted, and is no label;
 //   - a reply posted without staff (auto mode) is a support post answered
-//     by its citations when the asker accepted it as the solution.
+//     by its citations when the asker accepted it as the solution;
+//   - a post Herald kept silent on (or logged in shadow mode) is a label
+//     only once staff judge it.
 //
-// These labels come from the posts Herald drafted, so they hold few of
-// the posts it stayed silent on; a fit on them alone learns little about
-// silence, and labelled posts from elsewhere (the forum's own
-// unanswered questions) belong beside them. source gives a post's
+// Without judgements, these labels come from the posts Herald drafted, so
+// they hold few of the posts it stayed silent on and a fit on them learns
+// little about silence: judging a sample of the silent posts (the
+// history page's "dropped") is what teaches it. source gives a post's
 // address, which becomes the case's source.
 func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber int) string) ([]bench.Case, LabelStats, error) {
 	var out []bench.Case
 	var st LabelStats
 	seen := map[string]bool{}
 	filter := store.ActionFilter{Kind: action.KindReply, Limit: 500,
-		States: []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected}}
+		States: []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected,
+			store.StateDropped, store.StateShadow, store.StateSkipped, store.StateFailed}}
 	for {
 		page, err := db.ListActions(ctx, filter)
 		if err != nil {
@@ -72,15 +78,20 @@ func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber i
 				return nil, st, err
 			}
 			if !ok {
-				st.Unjudged++
+				if handled(a) {
+					st.Unjudged++
+				}
 				continue
 			}
 			seen[id] = true
 			c.ID, c.Title, c.Body, c.Source = id, r.TopicTitle, r.Question, source(r.TopicID, r.PostNumber)
-			if c.Category == bench.Support {
+			switch c.Category {
+			case bench.Support:
 				st.Support++
-			} else {
+			case bench.Abstain:
 				st.Abstain++
+			default:
+				st.NotSupport++
 			}
 			out = append(out, c)
 		}
@@ -91,14 +102,27 @@ func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber i
 	}
 }
 
-// label is the label one decided reply gives, if any.
+// handled reports whether a reply was put to staff or posted: one that
+// gives no label then is counted (LabelStats.Unjudged); a silent one is
+// not, since nobody has looked at it.
+func handled(a store.Action) bool {
+	switch a.State {
+	case store.StateApproved, store.StateSending, store.StateDone, store.StateRejected:
+		return true
+	}
+	return false
+}
+
+// label is the label one reply gives, if any.
 func label(ctx context.Context, db *store.DB, a store.Action, r action.Reply) (bench.Case, bool, error) {
 	switch {
-	case a.State == store.StateRejected && r.NothingFits:
+	case r.NotSupport:
+		return bench.Case{Category: bench.NotSupport}, true, nil
+	case r.NothingFits:
 		return bench.Case{Category: bench.Abstain}, true, nil
-	case a.State == store.StateRejected && len(r.Fits) > 0:
+	case len(r.Fits) > 0:
 		return bench.Case{Category: bench.Support, Answers: slices.Clone(r.Fits)}, true, nil
-	case a.State == store.StateRejected:
+	case !handled(a) || a.State == store.StateRejected:
 		return bench.Case{}, false, nil
 	case a.DecidedBy != "":
 		linked, err := linkedEntries(ctx, db, r)

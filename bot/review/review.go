@@ -1,14 +1,19 @@
 // Package review is the one path by which staff decide what the bot has
 // queued: approve, edit and approve, approve as a whisper, reject (saying,
-// if they will, which entries do fit the post or that none does), and
-// teach (propose a posted answer as a knowledge entry). The admin page
-// and `herald queue` both call it, so the policy (which states may be
+// if they will, which entries do fit the post, that none does or that it
+// asks no support question), judge (say the same later of a reply Herald
+// kept silent on, posted, or that was rejected without it), and teach
+// (propose a posted answer as a knowledge entry). The admin page and
+// `herald queue` both call it, so the policy (which states may be
 // decided, what an edited draft may contain, what the audit records) is
 // written once. Labels reads those decisions back as labelled posts, the
 // case format `herald kb fit` refits the model on.
 //
-// Invariants: a decision moves a pending action only (store.Decide's
-// state check makes a second decision fail with store.ErrConflict); an
+// Invariants: approve and reject move a pending action only
+// (store.Decide's state check makes a second decision fail with
+// store.ErrConflict); a judgement moves no action, is given only on a
+// reply that is finished (Judgeable), and fails with store.ErrConflict
+// when someone else judged the post in between; an
 // edited draft never carries the runner's marker and fits the forum's
 // 32,000-character limit; every decision records who made it and its
 // verb; fields of the payload that review does not know are kept; the
@@ -35,7 +40,18 @@ type Verb string
 const (
 	Approve Verb = "approve" // post the draft as it is, or as edited in Draft
 	Reject  Verb = "reject"  // never post it; Reason is required
+	// Judge says which entries answer a post whose reply is finished
+	// (Judgeable): one Herald kept silent on, posted, or that was
+	// rejected without saying. It changes no state; it makes a labelled
+	// post of it.
+	Judge Verb = "judge"
 )
+
+// Judgeable are the states of a reply staff may judge afterwards: what
+// Herald dropped (kept silent on) or logged in shadow mode, what it
+// posted, and what was rejected, skipped or refused. A pending reply is
+// judged with its rejection; an approved one is on its way.
+var Judgeable = []string{store.StateDropped, store.StateShadow, store.StateDone, store.StateRejected, store.StateSkipped, store.StateFailed}
 
 // Decision is one staff decision on a queued action.
 type Decision struct {
@@ -47,12 +63,17 @@ type Decision struct {
 	Draft   string
 	Whisper bool   // post as a staff-only whisper
 	Reason  string // why, for a rejection
-	// Fits names the knowledge entries that do answer the post, and
-	// NothingFits says none does; a rejection may give one of them, which
-	// makes it a labelled post (Labels).
+	// Fits names the knowledge entries that do answer the post,
+	// NothingFits says none does, and NotSupport that the post asks no
+	// support question; a rejection may give one of them and a
+	// judgement gives one, which makes the post a labelled post (Labels).
 	Fits        []string
 	NothingFits bool
+	NotSupport  bool
 }
+
+// judges reports whether d says anything of the knowledge base.
+func (d Decision) judges() bool { return len(d.Fits) > 0 || d.NothingFits || d.NotSupport }
 
 // InvalidError is a decision that breaks the policy; nothing was changed.
 type InvalidError struct{ Msg string }
@@ -74,7 +95,7 @@ type Outcome struct {
 
 // Past words the decision for people: "edited and approved as whisper".
 func (o Outcome) Past() string {
-	r := strings.NewReplacer("edit and approve", "edited and approved", "approve", "approved", "reject", "rejected")
+	r := strings.NewReplacer("edit and approve", "edited and approved", "approve", "approved", "reject", "rejected", "judge", "judged")
 	return r.Replace(o.Audit)
 }
 
@@ -87,10 +108,30 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, fmt.Errorf("review: action %d: %w", d.ActionID, err)
 	}
-	if (len(d.Fits) > 0 || d.NothingFits) && (d.Verb != Reject || a.Kind != action.KindReply) {
-		return Outcome{}, &InvalidError{"which entries fit is said with the rejection of a reply"}
+	if d.judges() && (d.Verb == Approve || a.Kind != action.KindReply) {
+		return Outcome{}, &InvalidError{"which entries fit is said of a reply, with its rejection or as a judgement"}
 	}
 	switch d.Verb {
+	case Judge:
+		if !slices.Contains(Judgeable, a.State) {
+			return Outcome{}, &InvalidError{fmt.Sprintf("action %d is %s: judge a reply that is %s (a pending one with its rejection)",
+				a.ID, a.State, strings.Join(Judgeable, ", "))}
+		}
+		if !d.judges() {
+			return Outcome{}, &InvalidError{"a judgement names the entries that fit, or says that none does or that the post asks no support question"}
+		}
+		payload, err := judged(ctx, db, a, d)
+		if err != nil {
+			return Outcome{}, err
+		}
+		err = db.Annotate(ctx, a.ID, Judgeable, a.Payload, payload, d.Actor, string(Judge), judgement(payload))
+		if errors.Is(err, store.ErrConflict) {
+			return Outcome{}, fmt.Errorf("review: action %d was judged or moved meanwhile; look again: %w", a.ID, err)
+		}
+		if err != nil {
+			return Outcome{}, fmt.Errorf("review: action %d: %w", a.ID, err)
+		}
+		return Outcome{Audit: string(Judge)}, nil
 	case Reject:
 		reason := strings.TrimSpace(d.Reason)
 		if reason == "" {
@@ -114,19 +155,25 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 		err = db.Decide(ctx, a.ID, []string{store.StatePending}, store.StateApproved, d.Actor, audit, "", payload)
 		return Outcome{Audit: audit}, decided(a, err)
 	}
-	return Outcome{}, &InvalidError{fmt.Sprintf("unknown verb %q (approve or reject)", d.Verb)}
+	return Outcome{}, &InvalidError{fmt.Sprintf("unknown verb %q (approve, reject or judge)", d.Verb)}
 }
 
-// judged returns the payload of a rejected reply with staff's judgement of
-// the knowledge base (Decision.Fits, NothingFits), or nil when they gave
-// none. Every entry said to fit must exist: a mistyped id would be a
-// label no fit can use.
+// judged returns the payload of a reply with staff's judgement of the
+// knowledge base (Decision.Fits, NothingFits, NotSupport) in place of any
+// earlier one, or nil when they gave none. Every entry said to fit must
+// exist: a mistyped id would be a label no fit can use.
 func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) ([]byte, error) {
-	if len(d.Fits) == 0 && !d.NothingFits {
+	if !d.judges() {
 		return nil, nil
 	}
-	if len(d.Fits) > 0 && d.NothingFits {
-		return nil, &InvalidError{"say either which entries fit or that none does, not both"}
+	said := 0
+	for _, b := range []bool{len(d.Fits) > 0, d.NothingFits, d.NotSupport} {
+		if b {
+			said++
+		}
+	}
+	if said > 1 {
+		return nil, &InvalidError{"say one of which entries fit, that none does, or that the post asks no support question"}
 	}
 	var fits []string
 	for _, id := range d.Fits {
@@ -141,10 +188,10 @@ func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) ([]b
 		}
 		fits = append(fits, id)
 	}
-	changes := map[string]any{"nothing_fits": d.NothingFits}
-	if len(fits) > 0 {
-		changes["fits"] = fits
+	if len(fits) == 0 && !d.NothingFits && !d.NotSupport {
+		return nil, &InvalidError{"no knowledge entry named"}
 	}
+	changes := map[string]any{"nothing_fits": d.NothingFits, "not_support": d.NotSupport, "fits": fits}
 	payload, err := withChanges(a.Payload, changes)
 	if err != nil {
 		return nil, fmt.Errorf("review: action %d: payload: %w", a.ID, err)
@@ -176,6 +223,21 @@ func approval(payload []byte, d Decision) (map[string]any, string, error) {
 		audit += " as whisper"
 	}
 	return changes, audit, nil
+}
+
+// judgement words the judgement a payload holds, for the audit.
+func judgement(payload []byte) string {
+	var r action.Reply
+	if json.Unmarshal(payload, &r) != nil {
+		return ""
+	}
+	switch {
+	case r.NotSupport:
+		return "not a support question"
+	case r.NothingFits:
+		return "nothing in the knowledge base answers it"
+	}
+	return "answered by " + strings.Join(r.Fits, ", ")
 }
 
 // decided words a failed store decision.

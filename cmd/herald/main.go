@@ -40,7 +40,7 @@ Usage:
   herald kb learn --since YYYY-MM-DD --config F
   herald kb import-github owner/repo [--label L] [--state all] [--since D] [--db PATH]
   herald replay --from-forum --since YYYY-MM-DD --config F [--json]
-  herald queue list|show|approve|edit|reject [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper] [--fits IDS | --nothing-fits]
+  herald queue list|show|approve|edit|reject|judge [ID] --config F (or --db P) [--as USER] [--reason R] [--file F] [--whisper] [--fits IDS | --nothing-fits | --not-support]
   herald queue labels --config F (or --db P) [--out CASES.jsonl] [--forum URL]   staff's decisions as labelled posts for kb fit
   herald history --config F (or --db P)
   herald admin-link --config F --as USER [--ttl 15m]

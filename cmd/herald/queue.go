@@ -36,13 +36,13 @@ func openStoreFor(ctx context.Context, cfgPath, dbPath string) (*store.DB, *serv
 	return db, cfg, err
 }
 
-// cmdQueue is `herald queue list|show|approve|edit|reject|labels` and
-// `herald history`: the admin page's powers on the command line, with the
-// same checks and audit records, and staff's decisions written out as
+// cmdQueue is `herald queue list|show|approve|edit|reject|judge|labels`
+// and `herald history`: the admin page's powers on the command line, with
+// the same checks and audit records, and staff's decisions written out as
 // labelled posts for `herald kb fit`.
 func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("queue needs a subcommand: list, show, approve, edit, reject, labels")
+		return usagef("queue needs a subcommand: list, show, approve, edit, reject, judge, labels")
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlagSet("queue "+sub, stderr)
@@ -54,8 +54,9 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	reason := fs.String("reason", "", "reject: why")
 	file := fs.String("file", "", "edit: the new draft (- for stdin)")
 	whisper := fs.Bool("whisper", false, "approve/edit: post as a staff whisper")
-	fits := fs.String("fits", "", "reject: the knowledge entries that do answer the post, comma-separated (makes it a labelled post)")
-	nothingFits := fs.Bool("nothing-fits", false, "reject: nothing in the knowledge base answers the post (makes it a labelled post)")
+	fits := fs.String("fits", "", "reject, judge: the knowledge entries that do answer the post, comma-separated (makes it a labelled post)")
+	nothingFits := fs.Bool("nothing-fits", false, "reject, judge: nothing in the knowledge base answers the post (makes it a labelled post)")
+	notSupport := fs.Bool("not-support", false, "reject, judge: the post asks no support question (makes it a labelled post)")
 	out := fs.String("out", "", "labels: write the labelled posts here (default stdout)")
 	forum := fs.String("forum", "", "labels: the forum's address, for each post's source (default the config's discourse.url)")
 	pos, err := parseInterleaved(fs, args)
@@ -95,7 +96,7 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// Which entries fit goes to review whatever the verb: review says
 	// when it may be given.
-	d := review.Decision{ActionID: id, Actor: "cli:" + *as, Verb: review.Approve, Whisper: *whisper, Reason: *reason, NothingFits: *nothingFits}
+	d := review.Decision{ActionID: id, Actor: "cli:" + *as, Verb: review.Approve, Whisper: *whisper, Reason: *reason, NothingFits: *nothingFits, NotSupport: *notSupport}
 	if *fits != "" {
 		d.Fits = strings.Split(*fits, ",")
 	}
@@ -116,6 +117,8 @@ func cmdQueue(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return usagef("queue reject needs --reason")
 		}
 		d.Verb = review.Reject
+	case "judge":
+		d.Verb = review.Judge
 	default:
 		return usagef("unknown queue subcommand %q", sub)
 	}
@@ -170,8 +173,8 @@ func writeLabels(ctx context.Context, db *store.DB, forum, path string, stdout, 
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stderr, "%d labelled posts: %d answered by the knowledge base, %d by nothing in it; %d decisions said nothing of the knowledge base\n",
-		len(cases), st.Support, st.Abstain, st.Unjudged)
+	_, err = fmt.Fprintf(stderr, "%d labelled posts: %d answered by the knowledge base, %d by nothing in it, %d not support questions; %d decisions said nothing of the knowledge base\n",
+		len(cases), st.Support, st.Abstain, st.NotSupport, st.Unjudged)
 	return err
 }
 

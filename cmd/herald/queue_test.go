@@ -68,11 +68,15 @@ func TestQueueLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, key := range []string{"reply:1:1", "reply:2:1", "reply:3:1"} {
+	for i, key := range []string{"reply:1:1", "reply:2:1", "reply:3:1", "reply:4:1", "reply:5:1"} {
 		payload, _ := json.Marshal(map[string]any{"topic_title": "Topic " + key, "draft": "the draft", "topic_id": i + 1,
 			"post_number": 1, "question": "vllm serve m fails"})
+		state := store.StatePending
+		if i >= 3 {
+			state = store.StateDropped // Herald kept silent on topics 4 and 5
+		}
 		if _, err := db.Record(context.Background(), []store.Action{{Kind: "reply", Key: key, TopicID: i + 1, PostID: i + 1,
-			Payload: payload, Confidence: 0.5, State: store.StatePending, Mode: "queue"}}); err != nil {
+			Payload: payload, Confidence: 0.5, State: state, Mode: "queue"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,9 +94,16 @@ func TestQueueLabels(t *testing.T) {
 	if _, _, err := runCmd(t, "", "queue", "reject", "3", "--db", path, "--as", "maria", "--reason", "too long"); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := runCmd(t, "", "queue", "judge", "1", "--db", path, "--as", "maria", "--not-support", "--nothing-fits"); err == nil {
+		t.Error("a judgement saying two things was taken")
+	}
+	stdout, _, err := runCmd(t, "", "queue", "judge", "4", "--db", path, "--as", "maria", "--not-support")
+	if err != nil || !strings.Contains(stdout, "action 4 judged by maria") {
+		t.Fatalf("judging a silent post: %q %v", stdout, err)
+	}
 	out := filepath.Join(dir, "labels.jsonl")
 	_, stderr, err := runCmd(t, "", "queue", "labels", "--db", path, "--out", out, "--forum", "https://forum.example/")
-	if err != nil || !strings.Contains(stderr, "1 labelled posts: 0 answered by the knowledge base, 1 by nothing in it; 1 decisions said nothing") {
+	if err != nil || !strings.Contains(stderr, "2 labelled posts: 0 answered by the knowledge base, 1 by nothing in it, 1 not support questions; 1 decisions said nothing") {
 		t.Fatalf("labels: %q %v", stderr, err)
 	}
 	f, err := os.Open(out)
@@ -101,7 +112,8 @@ func TestQueueLabels(t *testing.T) {
 	}
 	defer f.Close()
 	cases, err := bench.ReadCases(f)
-	if err != nil || len(cases) != 1 || cases[0].Category != bench.Abstain || cases[0].Source != "https://forum.example/t/1/1" || cases[0].Body != "vllm serve m fails" {
+	if err != nil || len(cases) != 2 || cases[0].Category != bench.NotSupport || cases[0].Source != "https://forum.example/t/4/1" ||
+		cases[1].Category != bench.Abstain || cases[1].Source != "https://forum.example/t/1/1" || cases[1].Body != "vllm serve m fails" {
 		t.Errorf("labels file: %+v %v", cases, err)
 	}
 }
