@@ -120,11 +120,11 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 		if !d.judges() {
 			return Outcome{}, &InvalidError{"a judgement names the entries that fit, or says that none does or that the post asks no support question"}
 		}
-		payload, err := judged(ctx, db, a, d)
+		payload, said, err := judged(ctx, db, a, d)
 		if err != nil {
 			return Outcome{}, err
 		}
-		err = db.Annotate(ctx, a.ID, Judgeable, a.Payload, payload, d.Actor, string(Judge), judgement(payload))
+		err = db.Annotate(ctx, a.ID, Judgeable, a.Payload, payload, d.Actor, string(Judge), said)
 		if errors.Is(err, store.ErrConflict) {
 			return Outcome{}, fmt.Errorf("review: action %d was judged or moved meanwhile; look again: %w", a.ID, err)
 		}
@@ -137,7 +137,7 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 		if reason == "" {
 			return Outcome{}, &InvalidError{"a rejection needs a reason"}
 		}
-		payload, err := judged(ctx, db, a, d)
+		payload, _, err := judged(ctx, db, a, d)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -160,20 +160,21 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 
 // judged returns the payload of a reply with staff's judgement of the
 // knowledge base (Decision.Fits, NothingFits, NotSupport) in place of any
-// earlier one, or nil when they gave none. Every entry said to fit must
-// exist: a mistyped id would be a label no fit can use.
-func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) ([]byte, error) {
+// earlier one, and the judgement in words for the audit; a nil payload
+// when they gave none. Every entry said to fit must exist: a mistyped id
+// would be a label no fit can use.
+func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) (payload []byte, said string, err error) {
 	if !d.judges() {
-		return nil, nil
+		return nil, "", nil
 	}
-	said := 0
+	n := 0
 	for _, b := range []bool{len(d.Fits) > 0, d.NothingFits, d.NotSupport} {
 		if b {
-			said++
+			n++
 		}
 	}
-	if said > 1 {
-		return nil, &InvalidError{"say one of which entries fit, that none does, or that the post asks no support question"}
+	if n > 1 {
+		return nil, "", &InvalidError{"say one of which entries fit, that none does, or that the post asks no support question"}
 	}
 	var fits []string
 	for _, id := range d.Fits {
@@ -182,21 +183,28 @@ func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) ([]b
 			continue
 		}
 		if _, err := db.Entry(ctx, id); errors.Is(err, store.ErrNotFound) {
-			return nil, &InvalidError{fmt.Sprintf("no knowledge entry %q", id)}
+			return nil, "", &InvalidError{fmt.Sprintf("no knowledge entry %q", id)}
 		} else if err != nil {
-			return nil, fmt.Errorf("review: action %d: %w", a.ID, err)
+			return nil, "", fmt.Errorf("review: action %d: %w", a.ID, err)
 		}
 		fits = append(fits, id)
 	}
 	if len(fits) == 0 && !d.NothingFits && !d.NotSupport {
-		return nil, &InvalidError{"no knowledge entry named"}
+		return nil, "", &InvalidError{"no knowledge entry named"}
 	}
 	changes := map[string]any{"nothing_fits": d.NothingFits, "not_support": d.NotSupport, "fits": fits}
-	payload, err := withChanges(a.Payload, changes)
-	if err != nil {
-		return nil, fmt.Errorf("review: action %d: payload: %w", a.ID, err)
+	if payload, err = withChanges(a.Payload, changes); err != nil {
+		return nil, "", fmt.Errorf("review: action %d: payload: %w", a.ID, err)
 	}
-	return payload, nil
+	switch {
+	case d.NotSupport:
+		said = "not a support question"
+	case d.NothingFits:
+		said = "nothing in the knowledge base answers it"
+	default:
+		said = "answered by " + strings.Join(fits, ", ")
+	}
+	return payload, said, nil
 }
 
 // approval returns the payload changes and audit verb of an approval.
@@ -223,21 +231,6 @@ func approval(payload []byte, d Decision) (map[string]any, string, error) {
 		audit += " as whisper"
 	}
 	return changes, audit, nil
-}
-
-// judgement words the judgement a payload holds, for the audit.
-func judgement(payload []byte) string {
-	var r action.Reply
-	if json.Unmarshal(payload, &r) != nil {
-		return ""
-	}
-	switch {
-	case r.NotSupport:
-		return "not a support question"
-	case r.NothingFits:
-		return "nothing in the knowledge base answers it"
-	}
-	return "answered by " + strings.Join(r.Fits, ", ")
 }
 
 // decided words a failed store decision.
