@@ -880,6 +880,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Before 0.9 the dump lists every setting, set or not, and
+			// some at their defaults name a feature: the backend for
+			// structured output ("guided_decoding_backend='outlines'"),
+			// the GPU memory share (0.9). Corpus #4087, #4650, #4996,
+			// #5566, #5828 and #14887 and vllm-dev B064 were tagged
+			// structured-output by their dumps alone. A value other than
+			// the default is the poster's, and a feature named in prose
+			// still counts.
+			name: "defaults in a configuration dump",
+			body: "INFO 07-12 19:04:13 api_server.py:207] args: Namespace(host='0.0.0.0', port=3521, model='m', gpu_memory_utilization=0.9, cpu_offload_gb=0, guided_decoding_backend='outlines', tokenizer_pool_type='ray', quantization=None)\n" +
+				"INFO 07-12 19:04:14 llm_engine.py:169] Initializing an LLM engine (v0.7.3) with config: model='m', decoding_config=DecodingConfig(guided_decoding_backend='xgrammar'), seed=0",
+			check: func(t *testing.T, f Facts) {
+				for _, tag := range []string{"structured-output", "memory", "cpu-offload", "ray"} {
+					if slices.Contains(f.Topics, tag) {
+						t.Errorf("topics = %v: a default setting read as the post's %s", f.Topics, tag)
+					}
+				}
+			},
+		},
+		{
+			name: "a setting the dump prints at another value than its default",
+			body: "INFO 07-12 19:04:13 api_server.py:207] args: Namespace(host='0.0.0.0', port=3521, model='m', gpu_memory_utilization=0.5, guided_decoding_backend='lm-format-enforcer', quantization=None)\n" +
+				"Requests with response_format json_schema return garbage.",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "structured-output") || !slices.Contains(f.Topics, "memory") {
+					t.Errorf("topics = %v, want structured-output and memory (set away from the defaults)", f.Topics)
+				}
+			},
+		},
+		{
 			// "Image" in a post about containers is the container's
 			// (vllm-dev B012, B016, C1-026, C3-005, C3-017, C3-020;
 			// vllm#5366's "Docker image starts …"); a picture is still

@@ -69,7 +69,10 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	// every engine's status line is no post about the KV cache. The
 	// engine's dump of its configuration is the exception: its set
 	// settings are the poster's ("quantization=awq"; unsetSettingRE
-	// drops the unset ones). An environment report's line that states an
+	// drops the unset ones, and the pack's log formats name the settings
+	// a whole-configuration dump prints at their defaults, which the
+	// poster did not choose: "gpu_memory_utilization=0.9",
+	// "guided_decoding_backend='outlines'"). An environment report's line that states an
 	// absence ("ROCM used to build PyTorch: N/A") names what the set-up
 	// does not have, as the platform reader knows: pasted without fences
 	// it tagged twelve corpus posts on CUDA, XPU, TPU and CPU with rocm
@@ -90,6 +93,9 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text += "\n" + strings.ToLower(g.Name)
 	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
+	if d := s.logFormats.defaults; d != nil {
+		text = d.ReplaceAllString(text, " ")
+	}
 	var errText strings.Builder
 	for _, e := range f.Errors {
 		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))

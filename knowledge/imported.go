@@ -191,7 +191,9 @@ type Issue struct {
 //   - 47: an evaluation harness selecting vLLM (`lm_eval --model vllm
 //     --model_args k=v,…`) runs a vLLM command with the list as its
 //     flags; a shell variable is no model.
-const Reading = 47
+//   - 48: a setting the engine's whole-configuration dump prints at its
+//     default (the pack's log_formats.config_defaults) tags no topic.
+const Reading = 48
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

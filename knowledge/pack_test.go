@@ -89,6 +89,9 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 		"id is an alias":          "name: x\nentries:\n  - {id: a, kind: docs, url: 'https://x.org/1', title: t, aliases: ['https://x.org/2']}\n  - {id: 'https://x.org/2', kind: docs, url: 'https://x.org/2', title: u}\n",
 		"harness without a value": "name: x\nprograms:\n  - name: v\n    harnesses: [{programs: [ev], select: --model, args: --model-args}]\n",
 		"harness without args":    "name: x\nprograms:\n  - name: v\n    harnesses: [{programs: [ev], select: --model=v}]\n",
+		"default of no setting":   "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {'GPU Memory': ['0.9']}\n",
+		"setting without default": "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {seed: []}\n",
+		"quoted default":          "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {backend: [\"'auto'\"]}\n",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {

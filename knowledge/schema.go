@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -136,17 +137,28 @@ type ModelVariants struct {
 // platforms one by one ("TPU platform is not available because: …"):
 // they name platforms it does not run on, so they are no evidence of one.
 // Model's first group is the model it says it loads.
+//
+// ConfigDefaults are settings the main package's start-up dump of its
+// whole configuration prints at their default values ("args:
+// Namespace(…, gpu_memory_utilization=0.9, …)", "with config: …,
+// guided_decoding_backend='xgrammar'"): each setting's name, with the
+// values it has by default. Such a pair in a dump names nothing the
+// poster chose, so its words tag no topic, as an unset one's do not.
 type LogFormats struct {
-	Version       string `yaml:"version" json:"version,omitempty"`
-	Platform      string `yaml:"platform" json:"platform,omitempty"`
-	PlatformProbe string `yaml:"platform_probe" json:"platform_probe,omitempty"`
-	Model         string `yaml:"model" json:"model,omitempty"`
+	Version        string              `yaml:"version" json:"version,omitempty"`
+	Platform       string              `yaml:"platform" json:"platform,omitempty"`
+	PlatformProbe  string              `yaml:"platform_probe" json:"platform_probe,omitempty"`
+	Model          string              `yaml:"model" json:"model,omitempty"`
+	ConfigDefaults map[string][]string `yaml:"config_defaults" json:"config_defaults,omitempty"`
 }
 
 // compiledLogs are LogFormats ready to match; a nil field matches
 // nothing.
 type compiledLogs struct {
 	version, platform, model *regexp.Regexp
+	// defaults matches a setting printed at its default value, in
+	// lower case (ConfigDefaults).
+	defaults *regexp.Regexp
 	// probeLines matches whole lines that PlatformProbe matches in.
 	probeLines *regexp.Regexp
 }
@@ -175,7 +187,39 @@ func (l LogFormats) compile() (compiledLogs, error) {
 			return compiledLogs{}, fmt.Errorf("log_formats.platform_probe: %w", err)
 		}
 	}
+	if c.defaults, err = compileDefaults(l.ConfigDefaults); err != nil {
+		return compiledLogs{}, fmt.Errorf("log_formats.config_defaults: %w", err)
+	}
 	return c, nil
+}
+
+// compileDefaults builds the pattern of a setting printed at one of its
+// default values, as a configuration dump writes it ("name=value",
+// "name='value'", "'name': value"), in lower case, with the character
+// that ends it; nil when there are none.
+func compileDefaults(defaults map[string][]string) (*regexp.Regexp, error) {
+	if len(defaults) == 0 {
+		return nil, nil
+	}
+	names := slices.Sorted(maps.Keys(defaults))
+	var alts []string
+	for _, name := range names {
+		if !loggedNameRE.MatchString(name) {
+			return nil, fmt.Errorf("%q is not a setting's name (lower case letters, digits and underscores)", name)
+		}
+		if len(defaults[name]) == 0 {
+			return nil, fmt.Errorf("%s: no default value", name)
+		}
+		var values []string
+		for _, v := range defaults[name] {
+			if strings.TrimSpace(v) == "" || strings.ContainsAny(v, `'"`) {
+				return nil, fmt.Errorf("%s: default value %q is empty or quoted", name, v)
+			}
+			values = append(values, regexp.QuoteMeta(strings.ToLower(v)))
+		}
+		alts = append(alts, regexp.QuoteMeta(name)+`['"]?\s*(?:=|:\s)\s*['"]?(?:`+strings.Join(values, "|")+`)['"]?`)
+	}
+	return regexp.Compile(`['"]?\b(?:` + strings.Join(alts, "|") + `)(?:[\s,)}\]]|$)`)
 }
 
 // logs returns the schema's compiled log formats (none for a nil or
