@@ -880,6 +880,40 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Titles repeat the body's error cut at a length, sometimes
+			// losing a letter at the front when copied (vllm-dev B005,
+			// C3-011, C3-020; corpus vllm#3147, #9515; vllm#16343's
+			// "orch.OutOfMemoryError"): one error, the body's whole copy,
+			// with the numbers only it has.
+			name:  "title repeating the body's error cut short",
+			title: "[Bug]: orch.OutOfMemoryError: CUDA out of memory. Tried to allocate 350.00 MiB. GPU 0 has a total capacity of 23.68 GiB of which 212.81",
+			body:  "```\nINFO 04-09 05:39:44 [api_server.py:1034] vLLM API server version 0.8.3\nRuntimeError: Engine core initialization failed.\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 350.00 MiB. GPU 0 has a total capacity of 23.68 GiB of which 212.81 MiB is free.\n```",
+			check: func(t *testing.T, f Facts) {
+				var oom []ErrorInfo
+				for _, e := range f.Errors {
+					if strings.HasSuffix(e.Type, "OutOfMemoryError") {
+						oom = append(oom, e)
+					}
+				}
+				if len(oom) != 1 || oom[0].Type != "torch.OutOfMemoryError" || !strings.HasSuffix(oom[0].Message, "MiB is free.") || oom[0].Numbers["oom_free_gib"] == 0 {
+					t.Errorf("errors = %+v; want the body's whole OOM once", f.Errors)
+				}
+				if f.Errors[0].Type != "torch.OutOfMemoryError" {
+					t.Errorf("first error %s; want the one the title names", f.Errors[0].Type)
+				}
+			},
+		},
+		{
+			name:  "title naming another error than the body's first",
+			title: "ValueError: Model architectures ['FooForCausalLM'] are not supported for now",
+			body:  "```\nsubprocess.CalledProcessError: Command returned non-zero exit status 1.\nValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['LlamaForCausalLM']\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) != 2 || f.Errors[0].Type != "ValueError" || !strings.Contains(f.Errors[0].Message, "Supported architectures") {
+					t.Errorf("errors = %+v; want the body's ValueError first, then the CalledProcessError", f.Errors)
+				}
+			},
+		},
+		{
 			// Before 0.9 the dump lists every setting, set or not, and
 			// some at their defaults name a feature: the backend for
 			// structured output ("guided_decoding_backend='outlines'"),

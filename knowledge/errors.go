@@ -103,26 +103,61 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 // (vllm#9624, #9712 and #9713 title "ValueError: Model architectures
 // […] are not supported" over a log whose first error is the registry
 // subprocess's CalledProcessError). The body's copy is kept, as the
-// fuller one: a title is cut at GitHub's limit.
+// fuller one: a title is cut at GitHub's limit. A title cut inside the
+// message is the body's error too, not one of its own (sameCut): vllm#3147
+// and #9515 cut the path or the list the body prints whole, and
+// vllm#16343's "orch.OutOfMemoryError: … of which 212.81" lost a letter
+// at the front as well.
 func (set *errorSet) titleFirst(title string) {
 	if title == "" || len(set.out) < 2 {
 		return
 	}
 	ts := &errorSet{seen: map[string]int{}, main: set.main}
 	ts.scanLines([]string{title})
-	if len(ts.out) == 0 || ts.out[0].Type == set.out[0].Type {
+	if len(ts.out) == 0 {
+		return
+	}
+	t := ts.out[0]
+	defer set.reindex()
+	if i, ok := set.seen[t.Signature]; ok {
+		for _, e := range set.out {
+			if sameCut(t, e) {
+				set.out = slices.Delete(set.out, i, i+1)
+				t = e
+				break
+			}
+		}
+	}
+	if t.Type == set.out[0].Type {
 		return
 	}
 	for i, e := range set.out {
-		if e.Type == ts.out[0].Type {
+		if e.Type == t.Type {
 			copy(set.out[1:i+1], set.out[:i])
 			set.out[0] = e
-			for j, e := range set.out {
-				set.seen[e.Signature] = j
-			}
 			return
 		}
 	}
+}
+
+// reindex records where each signature is after set.out was reordered.
+func (set *errorSet) reindex() {
+	clear(set.seen)
+	for j, e := range set.out {
+		set.seen[e.Signature] = j
+	}
+}
+
+// sameCut reports whether t, read off a title, is e cut short: e's message
+// goes on where t's stops, and their classes have the same name (a copy
+// may lose the front of a qualified one).
+func sameCut(t, e ErrorInfo) bool {
+	short := strings.TrimSpace(t.Message)
+	if len(short) < 12 || len(short) >= len(e.Message) || !strings.HasPrefix(e.Message, short) {
+		return false
+	}
+	base := func(typ string) string { return typ[strings.LastIndexByte(typ, '.')+1:] }
+	return base(t.Type) == base(e.Type)
 }
 
 // errorLines are the lines errors are looked for in: the post's, the

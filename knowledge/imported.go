@@ -193,7 +193,9 @@ type Issue struct {
 //     flags; a shell variable is no model.
 //   - 48: a setting the engine's whole-configuration dump prints at its
 //     default (the pack's log_formats.config_defaults) tags no topic.
-const Reading = 48
+//   - 49: an error a title repeats cut short is the body's error, not
+//     one of its own.
+const Reading = 49
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
