@@ -880,6 +880,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Example code keeps the call it does not run as a comment
+			// beside the one it does (ROCm/legacy-rocm-build#3246), or
+			// only the commented one survives a cut (vllm#1910, labelled
+			// with no command): a commented-out call runs nothing.
+			name: "Python call commented out",
+			body: "from vllm import LLM, SamplingParams\n\n# Create an LLM.\nllm = LLM(model=\"facebook/opt-125m\")\n#llm = LLM(model=\"mistralai/Mistral-7B-Instruct-v0.3\")\n\n" +
+				"```python\n    # engine = LLM(model='m', tensor_parallel_size=2)\nx = \"#\"; other = LLM(model=\"Qwen/Qwen2-7B\")\n```\n",
+			check: func(t *testing.T, f Facts) {
+				var models []string
+				for _, c := range f.Commands {
+					models = append(models, c.Flags["--model"])
+				}
+				if !slices.Equal(models, []string{"facebook/opt-125m", "Qwen/Qwen2-7B"}) {
+					t.Errorf("commands run models %v; want the two calls not commented out", models)
+				}
+			},
+		},
+		{
 			// Titles repeat the body's error cut at a length, sometimes
 			// losing a letter at the front when copied (vllm-dev B005,
 			// C3-011, C3-020; corpus vllm#3147, #9515; vllm#16343's

@@ -585,6 +585,13 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 	}
 	var out []Command
 	for _, loc := range apiCallRE.FindAllStringIndex(text, 4) {
+		// A call commented out is not run: "#llm = LLM(model=…)" beside
+		// the one in use (ROCm/legacy-rocm-build#3246), or as all that is
+		// left of it (vllm#1910).
+		lineStart := strings.LastIndexByte(text[:loc[0]], '\n') + 1
+		if before := text[lineStart:loc[0]]; strings.Contains(before, "#") && uncommented(before) != before {
+			continue
+		}
 		var constants map[string]string
 		args, ok := balancedArgs(text[loc[1]:], maxListBytes)
 		if !ok {
@@ -631,8 +638,7 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 			c.Flags[k] = v
 		}
 		if len(c.Flags) > 0 {
-			start := strings.LastIndexByte(text[:loc[0]], '\n') + 1
-			line, _, _ := strings.Cut(text[start:], "\n")
+			line, _, _ := strings.Cut(text[lineStart:], "\n")
 			c.pos = at(line)
 			c.api = true
 			out = append(out, c)

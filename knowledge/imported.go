@@ -195,7 +195,8 @@ type Issue struct {
 //     default (the pack's log_formats.config_defaults) tags no topic.
 //   - 49: an error a title repeats cut short is the body's error, not
 //     one of its own.
-const Reading = 49
+//   - 50: a Python call commented out ("#llm = LLM(…)") runs nothing.
+const Reading = 50
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
