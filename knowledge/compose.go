@@ -142,8 +142,11 @@ func diagnosis(f *Facts, cited []Match) string {
 		top := cited[0].Entry
 		lead := leadSentence(top.Summary)
 		cause := entryProse(top, lead)
+		long := false
 		if cause == "" {
-			cause = "a known report with the same symptoms."
+			// A report with no summary says what it is about in its
+			// title, which the link then carries.
+			cause, long = "a known report with the same symptoms.", true
 		}
 		// A docs page says how the thing works, not what went wrong.
 		label := "Likely cause"
@@ -153,7 +156,7 @@ func diagnosis(f *Facts, cited []Match) string {
 		case len(f.Models) > 0 && cited[0].Evidence[fModel] == 0 && namesOwnModel(top, lead):
 			label = "Seen with another model"
 		}
-		fmt.Fprintf(&b, " **%s** (%s): %s", label, entryLink(top, false), cause)
+		fmt.Fprintf(&b, " **%s** (%s): %s", label, entryLink(top, long), cause)
 	}
 	return b.String()
 }
@@ -458,7 +461,13 @@ func adviceApplies(f *Facts, cond, text string) bool {
 func entryLink(e Entry, long bool) string {
 	text := e.ShortRef()
 	if long && text != e.Title {
-		text += ": " + truncate(e.Title, 70)
+		// A tracker's template ("[Bug]: ") says what kind of report it
+		// is, which its number already does.
+		title := stripTitleTemplate(e.Title)
+		if title == "" {
+			title = e.Title
+		}
+		text += ": " + truncate(title, 70)
 	}
 	if checkURL(e.URL) != nil {
 		return linkText(text)

@@ -124,6 +124,26 @@ func TestComposeSaysWhenTheReportIsAboutAnotherModel(t *testing.T) {
 	}
 }
 
+// A report imported without a summary says what it is about only in its
+// title: the reply's cause links it with its title, without the
+// tracker's template and made inert, instead of the bare number.
+func TestComposeTitlesAReportWithoutSummary(t *testing.T) {
+	t.Parallel()
+	e := Entry{ID: "o/r#18380", Kind: KindIssue, URL: "https://github.com/o/r/issues/18380",
+		Title: "[Installation]: Failed to build vLLM from source @admin"}
+	f := Facts{Errors: []ErrorInfo{{Type: "RuntimeError", Message: "Cannot find CUDA_HOME"}}}
+	reply := Compose(&f, []Match{{ID: e.ID, Entry: e}}, ComposeOptions{BotName: "herald"})
+	first, _, _ := strings.Cut(reply, "\n")
+	if !strings.Contains(first, `Failed to build vLLM from source`) || strings.Contains(first, "Installation") || strings.Contains(first, "@admin") {
+		t.Errorf("the cause does not name the report by its inert title, without its template:\n%s", first)
+	}
+	e.Summary = "The build needs CUDA_HOME to point at the toolkit."
+	reply = Compose(&f, []Match{{ID: e.ID, Entry: e}}, ComposeOptions{BotName: "herald"})
+	if first, _, _ := strings.Cut(reply, "\n"); strings.Contains(first, "Failed to build") {
+		t.Errorf("a report with a summary is cited by its summary, its title repeated:\n%s", first)
+	}
+}
+
 func TestComposeIsBounded(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("word ", 2000)
