@@ -196,7 +196,8 @@ type Issue struct {
 //   - 49: an error a title repeats cut short is the body's error, not
 //     one of its own.
 //   - 50: a Python call commented out ("#llm = LLM(…)") runs nothing.
-const Reading = 50
+//   - 51: a link ends where CJK text glued to it begins.
+const Reading = 51
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
