@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,7 +231,7 @@ func (s *Server) draft(w http.ResponseWriter, r *http.Request) {
 		Judgeable bool
 	}{page: s.page(r, rp.TopicTitle), Outcome: outcome, Action: a, Reply: rp, TopicURL: s.topicURL(a.TopicID),
 		Question: render(rp.Question), Preview: render(rp.Draft), Facts: facts, Audit: audit, Notice: r.URL.Query().Get("notice"),
-		CategoryName: s.categoryName(rp.CategoryID), Judgeable: a.Kind == action.KindReply && slices.Contains(review.Judgeable, a.State)}
+		CategoryName: s.categoryName(rp.CategoryID), Judgeable: review.CanJudge(a)}
 	if rp.Original != "" && rp.Original != rp.Draft {
 		data.Diff = lineDiff(rp.Original, rp.Draft)
 	}

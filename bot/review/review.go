@@ -12,7 +12,7 @@
 // Invariants: approve and reject move a pending action only
 // (store.Decide's state check makes a second decision fail with
 // store.ErrConflict); a judgement moves no action, is given only on a
-// reply that is finished (Judgeable), and fails with store.ErrConflict
+// reply that is finished (CanJudge), and fails with store.ErrConflict
 // when someone else judged the post in between; an
 // edited draft never carries the runner's marker and fits the forum's
 // 32,000-character limit; every decision records who made it and its
@@ -41,17 +41,24 @@ const (
 	Approve Verb = "approve" // post the draft as it is, or as edited in Draft
 	Reject  Verb = "reject"  // never post it; Reason is required
 	// Judge says which entries answer a post whose reply is finished
-	// (Judgeable): one Herald kept silent on, posted, or that was
+	// (CanJudge): one Herald kept silent on, posted, or that was
 	// rejected without saying. It changes no state; it makes a labelled
 	// post of it.
 	Judge Verb = "judge"
 )
 
-// Judgeable are the states of a reply staff may judge afterwards: what
-// Herald dropped (kept silent on) or logged in shadow mode, what it
+// judgeable returns the states of a reply staff may judge afterwards:
+// what Herald dropped (kept silent on) or logged in shadow mode, what it
 // posted, and what was rejected, skipped or refused. A pending reply is
 // judged with its rejection; an approved one is on its way.
-var Judgeable = []string{store.StateDropped, store.StateShadow, store.StateDone, store.StateRejected, store.StateSkipped, store.StateFailed}
+func judgeable() []string {
+	return []string{store.StateDropped, store.StateShadow, store.StateDone, store.StateRejected, store.StateSkipped, store.StateFailed}
+}
+
+// CanJudge reports whether staff may judge the action now (Judge).
+func CanJudge(a *store.Action) bool {
+	return a.Kind == action.KindReply && slices.Contains(judgeable(), a.State)
+}
 
 // Decision is one staff decision on a queued action.
 type Decision struct {
@@ -113,9 +120,9 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 	}
 	switch d.Verb {
 	case Judge:
-		if !slices.Contains(Judgeable, a.State) {
+		if !CanJudge(a) {
 			return Outcome{}, &InvalidError{fmt.Sprintf("action %d is %s: judge a reply that is %s (a pending one with its rejection)",
-				a.ID, a.State, strings.Join(Judgeable, ", "))}
+				a.ID, a.State, strings.Join(judgeable(), ", "))}
 		}
 		if !d.judges() {
 			return Outcome{}, &InvalidError{"a judgement names the entries that fit, or says that none does or that the post asks no support question"}
@@ -124,7 +131,7 @@ func Decide(ctx context.Context, db *store.DB, d Decision) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, err
 		}
-		err = db.Annotate(ctx, a.ID, Judgeable, a.Payload, payload, d.Actor, string(Judge), said)
+		err = db.Annotate(ctx, a.ID, judgeable(), a.Payload, payload, d.Actor, string(Judge), said)
 		if errors.Is(err, store.ErrConflict) {
 			return Outcome{}, fmt.Errorf("review: action %d was judged or moved meanwhile; look again: %w", a.ID, err)
 		}
