@@ -178,11 +178,6 @@ type AuditEntry struct {
 // fails with ErrConflict if the action is no longer in one of from), an
 // optional new payload, and the audit record.
 func (d *DB) Decide(ctx context.Context, id int64, from []string, to, actor, verb, reason string, payload []byte) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin decision: %w", err)
-	}
-	defer tx.Rollback()
 	now := d.Now().UTC().Format(time.RFC3339Nano)
 	args := []any{to, actor, now, reason}
 	set := "state = ?, decided_by = ?, decided_at = ?, reason = CASE WHEN ? = '' THEN reason ELSE ? END"
@@ -196,21 +191,7 @@ func (d *DB) Decide(ctx context.Context, id int64, from []string, to, actor, ver
 	for _, s := range from {
 		args = append(args, s)
 	}
-	res, err := tx.ExecContext(ctx, q, args...)
-	if err != nil {
-		return fmt.Errorf("store: decide action %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w: action %d", ErrConflict, id)
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO audit(action_id, actor, verb, detail, at) VALUES(?, ?, ?, ?, ?)",
-		id, actor, verb, reason, now); err != nil {
-		return fmt.Errorf("store: audit action %d: %w", id, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit decision: %w", err)
-	}
-	return nil
+	return d.updateAudited(ctx, "decide", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: reason}, now)
 }
 
 // Annotate records a staff judgement on an action that stays where it is
@@ -223,29 +204,37 @@ func (d *DB) Annotate(ctx context.Context, id int64, states []string, old, paylo
 	if len(states) == 0 {
 		return fmt.Errorf("store: annotate action %d: no states given", id)
 	}
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin annotation: %w", err)
-	}
-	defer tx.Rollback()
-	now := d.Now().UTC().Format(time.RFC3339Nano)
 	args := []any{string(payload), id, string(old)}
 	for _, s := range states {
 		args = append(args, s)
 	}
-	res, err := tx.ExecContext(ctx, "UPDATE actions SET payload = ? WHERE id = ? AND payload = ? AND state IN (?"+repeatComma(len(states)-1)+")", args...)
+	q := "UPDATE actions SET payload = ? WHERE id = ? AND payload = ? AND state IN (?" + repeatComma(len(states)-1) + ")"
+	return d.updateAudited(ctx, "annotate", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: detail},
+		d.Now().UTC().Format(time.RFC3339Nano))
+}
+
+// updateAudited runs one UPDATE of action id and records its audit entry
+// (at now) in the same transaction; an update that matches no row changes
+// nothing and is ErrConflict. what names the update in errors.
+func (d *DB) updateAudited(ctx context.Context, what string, id int64, q string, args []any, e AuditEntry, now string) error {
+	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("store: annotate action %d: %w", id, err)
+		return fmt.Errorf("store: %s action %d: begin: %w", what, id, err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("store: %s action %d: %w", what, id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: action %d", ErrConflict, id)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO audit(action_id, actor, verb, detail, at) VALUES(?, ?, ?, ?, ?)",
-		id, actor, verb, detail, now); err != nil {
+		id, e.Actor, e.Verb, e.Detail, now); err != nil {
 		return fmt.Errorf("store: audit action %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit annotation: %w", err)
+		return fmt.Errorf("store: %s action %d: commit: %w", what, id, err)
 	}
 	return nil
 }
