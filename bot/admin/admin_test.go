@@ -432,6 +432,9 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	if _, body = get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, e.id)); !strings.Contains(body, "Labelled: not a support question.") {
 		t.Error("the page does not show the judgement")
 	}
+	if _, body = get(t, c, e.page.URL+"/admin/history"); !strings.Contains(body, "<td>not support</td>") {
+		t.Error("the history does not show which posts are labelled")
+	}
 	// Logout ends the session.
 	resp, _ = c.PostForm(e.page.URL+"/admin/logout", url.Values{"csrf": {tok}})
 	resp.Body.Close()
