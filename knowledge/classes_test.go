@@ -880,6 +880,27 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A command quoted inside a sentence ends at its closing
+			// quote, glued to its last argument or not, and a JSON value
+			// in single quotes inside it is part of it (zai-org/GLM-V#8;
+			// vllm-dev B066 quotes with spaces inside the quotes): the
+			// rest of the sentence is no argument, and no half of the
+			// command is a second one.
+			name: "command quoted in a sentence",
+			body: "i run vllm serve like this \"vllm serve THUDM/GLM-4.1V-9B-Thinking --limit-mm-per-prompt '{\"image\":32}' --allowed-local-media-path /\" but i got TypeError: bad thing\n\n" +
+				"Then I launched \"vllm serve m --port 8000\" and then got an error.",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, fmt.Sprint(c.Args, c.Flags))
+				}
+				want := []string{`[THUDM/GLM-4.1V-9B-Thinking] map[--allowed-local-media-path:/ --limit-mm-per-prompt:{"image":32}]`, `[m] map[--port:8000]`}
+				if !slices.Equal(got, want) {
+					t.Errorf("commands %q; want %q", got, want)
+				}
+			},
+		},
+		{
 			// Example code keeps the call it does not run as a comment
 			// beside the one it does (ROCm/legacy-rocm-build#3246), or
 			// only the commented one survives a cut (vllm#1910, labelled

@@ -407,7 +407,7 @@ func (cs *commandSet) proseCommands() {
 			// vllm serve x --max-model-len 4096 gives ...". The first
 			// place that reads as a command is the command.
 			for _, i := range starts {
-				if cs.add(proseCommandWords(l[i:], s), true, 0) {
+				if cs.add(proseCommandWords(quotedTail(l, i), s), true, 0) {
 					break
 				}
 			}
@@ -421,7 +421,13 @@ func (cs *commandSet) proseCommands() {
 		// 5"), which names a program and runs nothing.
 		if !frameRE.MatchString(l) {
 			for _, m := range quotedRE.FindAllStringSubmatch(l, 4) {
-				cs.addParsed(m[1], false, 0, true)
+				// A phrase that stops inside a single-quoted word
+				// ("--limit-mm-per-prompt '{" of a command quoted whole
+				// around a JSON value) is not the command; the reader
+				// above reads it whole.
+				if strings.Count(m[1], "'")%2 == 0 {
+					cs.addParsed(m[1], false, 0, true)
+				}
 			}
 		}
 		// "I ran bash scripts/run_7b.sh, which fails": a script run
@@ -430,6 +436,30 @@ func (cs *commandSet) proseCommands() {
 			cs.add(m, false, 0)
 		}
 	}
+}
+
+// quotedTail returns the line from a command's start at i, ending at the
+// closing quote when the command opens a quotation: in `I launched "vllm
+// serve m --port 8000" and then got an error` the command is the quoted
+// part, and the rest of the sentence is no arguments of it (zai-org/GLM-V#8
+// glued the closing quote to its last argument; vllm-dev B066 quotes its
+// command with spaces inside the quotes). A double quote inside single
+// quotes (a JSON value: '{"image":32}') is part of the command.
+func quotedTail(l string, i int) string {
+	before := strings.TrimRight(l[:i], " \t")
+	if !strings.HasSuffix(before, `"`) && !strings.HasSuffix(before, "“") {
+		return l[i:]
+	}
+	single := false
+	for j, r := range l[i:] {
+		switch {
+		case r == '\'':
+			single = !single
+		case !single && (r == '"' || r == '”'):
+			return l[i : i+j]
+		}
+	}
+	return l[i:]
 }
 
 var spanContinuationRE = regexp.MustCompile(`\\[ \t]+`)

@@ -197,7 +197,8 @@ type Issue struct {
 //     one of its own.
 //   - 50: a Python call commented out ("#llm = LLM(…)") runs nothing.
 //   - 51: a link ends where CJK text glued to it begins.
-const Reading = 51
+//   - 52: a command quoted inside a sentence ends at its closing quote.
+const Reading = 52
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
