@@ -754,11 +754,15 @@ func harnessed(c Command, s *Schema) []Command {
 		if !ok || !loggedNameRE.MatchString(k) {
 			continue
 		}
-		if k == h.ModelKey && p.ModelFlag != "" {
-			inner.Flags[p.ModelFlag] = strings.Trim(v, `'"`)
-		} else if v, set := settingValue(v); set {
-			inner.Flags[normFlag("--"+k)] = v
+		v, set := settingValue(v)
+		if !set {
+			continue
 		}
+		flag := normFlag("--" + k)
+		if k == h.ModelKey && p.ModelFlag != "" {
+			flag = p.ModelFlag
+		}
+		inner.Flags[flag] = v
 	}
 	return []Command{c, inner}
 }

@@ -589,7 +589,7 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		// the one in use (ROCm/legacy-rocm-build#3246), or as all that is
 		// left of it (vllm#1910).
 		lineStart := strings.LastIndexByte(text[:loc[0]], '\n') + 1
-		if before := text[lineStart:loc[0]]; strings.Contains(before, "#") && uncommented(before) != before {
+		if before := text[lineStart:loc[0]]; uncommented(before) != before {
 			continue
 		}
 		var constants map[string]string

@@ -236,8 +236,8 @@ func errorPhrase(e ErrorInfo) string {
 // with its script ("`python3 api_server.py`", "`bash
 // scripts/run_for_7B.sh`": "`python3` fails" says nothing, vllm-dev C1-009
 // and B005), or a tool handed the package as an option's value
-// (`lm_eval --model vllm`, read as the engine the harness runs). A tool the post ran on the side (`git log` to
-// show the commit it built, vllm-dev C1-014; `conda create`; `docker
+// (`lm_eval --model vllm`, read as the engine the harness runs). A tool
+// the post ran on the side (`git log` to show the commit it built, vllm-dev C1-014; `conda create`; `docker
 // build`; a pasted diff) is not named: "`git` fails with `ValueError`"
 // would blame it.
 func whatFailed(f *Facts) string {

@@ -72,8 +72,8 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	// drops the unset ones, and the pack's log formats name the settings
 	// a whole-configuration dump prints at their defaults, which the
 	// poster did not choose: "gpu_memory_utilization=0.9",
-	// "guided_decoding_backend='outlines'"). An environment report's line that states an
-	// absence ("ROCM used to build PyTorch: N/A") names what the set-up
+	// "guided_decoding_backend='outlines'"). An environment report's line
+	// that states an absence ("ROCM used to build PyTorch: N/A") names what the set-up
 	// does not have, as the platform reader knows: pasted without fences
 	// it tagged twelve corpus posts on CUDA, XPU, TPU and CPU with rocm
 	// (vllm-project/vllm#6250, #19489, #41663, …).
@@ -93,7 +93,7 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text += "\n" + strings.ToLower(g.Name)
 	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
-	if d := s.logFormats.defaults; d != nil {
+	if d := s.logs().defaults; d != nil {
 		text = d.ReplaceAllString(text, " ")
 	}
 	var errText strings.Builder

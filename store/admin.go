@@ -178,8 +178,8 @@ type AuditEntry struct {
 // fails with ErrConflict if the action is no longer in one of from), an
 // optional new payload, and the audit record.
 func (d *DB) Decide(ctx context.Context, id int64, from []string, to, actor, verb, reason string, payload []byte) error {
-	now := d.Now().UTC().Format(time.RFC3339Nano)
-	args := []any{to, actor, now, reason}
+	now := d.Now().UTC()
+	args := []any{to, actor, now.Format(time.RFC3339Nano), reason}
 	set := "state = ?, decided_by = ?, decided_at = ?, reason = CASE WHEN ? = '' THEN reason ELSE ? END"
 	args = append(args, reason)
 	if payload != nil {
@@ -191,7 +191,7 @@ func (d *DB) Decide(ctx context.Context, id int64, from []string, to, actor, ver
 	for _, s := range from {
 		args = append(args, s)
 	}
-	return d.updateAudited(ctx, "decide", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: reason}, now)
+	return d.updateAudited(ctx, "decide", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: reason, At: now})
 }
 
 // Annotate records a staff judgement on an action that stays where it is
@@ -209,14 +209,13 @@ func (d *DB) Annotate(ctx context.Context, id int64, states []string, old, paylo
 		args = append(args, s)
 	}
 	q := "UPDATE actions SET payload = ? WHERE id = ? AND payload = ? AND state IN (?" + repeatComma(len(states)-1) + ")"
-	return d.updateAudited(ctx, "annotate", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: detail},
-		d.Now().UTC().Format(time.RFC3339Nano))
+	return d.updateAudited(ctx, "annotate", id, q, args, AuditEntry{Actor: actor, Verb: verb, Detail: detail, At: d.Now().UTC()})
 }
 
 // updateAudited runs one UPDATE of action id and records its audit entry
-// (at now) in the same transaction; an update that matches no row changes
+// e in the same transaction; an update that matches no row changes
 // nothing and is ErrConflict. what names the update in errors.
-func (d *DB) updateAudited(ctx context.Context, what string, id int64, q string, args []any, e AuditEntry, now string) error {
+func (d *DB) updateAudited(ctx context.Context, what string, id int64, q string, args []any, e AuditEntry) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: %s action %d: begin: %w", what, id, err)
@@ -230,7 +229,7 @@ func (d *DB) updateAudited(ctx context.Context, what string, id int64, q string,
 		return fmt.Errorf("%w: action %d", ErrConflict, id)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO audit(action_id, actor, verb, detail, at) VALUES(?, ?, ?, ?, ?)",
-		id, e.Actor, e.Verb, e.Detail, now); err != nil {
+		id, e.Actor, e.Verb, e.Detail, e.At.Format(time.RFC3339Nano)); err != nil {
 		return fmt.Errorf("store: audit action %d: %w", id, err)
 	}
 	if err := tx.Commit(); err != nil {

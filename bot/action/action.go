@@ -59,6 +59,21 @@ type Reply struct {
 	NotSupport  bool     `json:"not_support,omitempty"`
 }
 
+// Judgement words staff's judgement of the post (Fits, NothingFits,
+// NotSupport), as the audit records it and the admin pages show it; ""
+// when there is none.
+func (r Reply) Judgement() string {
+	switch {
+	case r.NotSupport:
+		return "not a support question"
+	case r.NothingFits:
+		return "nothing in the knowledge base answers it"
+	case len(r.Fits) > 0:
+		return "answered by " + strings.Join(r.Fits, ", ")
+	}
+	return ""
+}
+
 // Teach is the payload of a teach action: a reply staff approved or saw
 // posted, proposed as a knowledge entry about its topic.
 type Teach struct {

@@ -432,7 +432,7 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	if _, body = get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, e.id)); !strings.Contains(body, "Labelled: not a support question.") {
 		t.Error("the page does not show the judgement")
 	}
-	if _, body = get(t, c, e.page.URL+"/admin/history"); !strings.Contains(body, "<td>not support</td>") {
+	if _, body = get(t, c, e.page.URL+"/admin/history"); !strings.Contains(body, "<td>not a support question</td>") {
 		t.Error("the history does not show which posts are labelled")
 	}
 	// Logout ends the session.

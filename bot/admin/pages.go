@@ -337,7 +337,7 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading str
 		a := &list[i]
 		rp := s.decodeReply(a)
 		rw := row{ID: a.ID, When: a.CreatedAt.Format("2006-01-02 15:04"), Title: action.Describe(a.Kind, a.Payload), State: a.State,
-			Who: a.DecidedBy, Reason: a.Reason, Edited: rp.Original != "" && rp.Original != rp.Draft, Label: labelOf(rp)}
+			Who: a.DecidedBy, Reason: a.Reason, Edited: rp.Original != "" && rp.Original != rp.Draft, Label: rp.Judgement()}
 		if a.DecidedBy == "" {
 			rw.Who = "bot (" + a.Mode + ")"
 		}
@@ -350,21 +350,6 @@ func (s *Server) historyPage(w http.ResponseWriter, r *http.Request, heading str
 		data.Next = self + "?before=" + strconv.FormatInt(list[len(list)-1].ID, 10)
 	}
 	s.render(w, http.StatusOK, "history", data)
-}
-
-// labelOf words staff's judgement of a reply's post (review.Judge, or a
-// rejection that said what fits), "" when there is none: the history
-// shows which silent posts still wait for one.
-func labelOf(r action.Reply) string {
-	switch {
-	case r.NotSupport:
-		return "not support"
-	case r.NothingFits:
-		return "nothing fits"
-	case len(r.Fits) > 0:
-		return "fits " + strings.Join(r.Fits, ", ")
-	}
-	return ""
 }
 
 func (s *Server) history(w http.ResponseWriter, r *http.Request) {

@@ -57,8 +57,7 @@ func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber i
 	var st LabelStats
 	seen := map[string]bool{}
 	filter := store.ActionFilter{Kind: action.KindReply, Limit: 500,
-		States: []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected,
-			store.StateDropped, store.StateShadow, store.StateSkipped, store.StateFailed}}
+		States: slices.Compact(slices.Sorted(slices.Values(slices.Concat(handledStates(), judgeable()))))}
 	for {
 		page, err := db.ListActions(ctx, filter)
 		if err != nil {
@@ -105,12 +104,11 @@ func Labels(ctx context.Context, db *store.DB, source func(topicID, postNumber i
 // handled reports whether a reply was put to staff or posted: one that
 // gives no label then is counted (LabelStats.Unjudged); a silent one is
 // not, since nobody has looked at it.
-func handled(a store.Action) bool {
-	switch a.State {
-	case store.StateApproved, store.StateSending, store.StateDone, store.StateRejected:
-		return true
-	}
-	return false
+func handled(a store.Action) bool { return slices.Contains(handledStates(), a.State) }
+
+// handledStates are the states of a reply put to staff or posted.
+func handledStates() []string {
+	return []string{store.StateApproved, store.StateSending, store.StateDone, store.StateRejected}
 }
 
 // label is the label one reply gives, if any.

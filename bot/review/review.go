@@ -203,15 +203,7 @@ func judged(ctx context.Context, db *store.DB, a *store.Action, d Decision) (pay
 	if payload, err = withChanges(a.Payload, changes); err != nil {
 		return nil, "", fmt.Errorf("review: action %d: payload: %w", a.ID, err)
 	}
-	switch {
-	case d.NotSupport:
-		said = "not a support question"
-	case d.NothingFits:
-		said = "nothing in the knowledge base answers it"
-	default:
-		said = "answered by " + strings.Join(fits, ", ")
-	}
-	return payload, said, nil
+	return payload, action.Reply{Fits: fits, NothingFits: d.NothingFits, NotSupport: d.NotSupport}.Judgement(), nil
 }
 
 // approval returns the payload changes and audit verb of an approval.
