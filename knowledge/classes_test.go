@@ -901,6 +901,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A paste marked with one backtick instead of a fence, left
+			// open (vllm#23176: the prompt and the server's log; #13258,
+			// #3849) or closed after its last line (#8967): the prompt
+			// still starts its line, and the closed span's lines are not
+			// glued into one command with the log as its arguments.
+			name:     "paste between single backticks",
+			body:     "`(vllm2) me@box:~/vllm$ vllm serve \"google/gemma-3-270m\"\nINFO 08-19 13:12:30 [__init__.py:241] Automatically detected platform cuda.\n(APIServer pid=11) INFO 08-19 13:12:33 [api_server.py:1805] vLLM API server version 0.10.1\n\nand\n\n`vllm serve Qwen/Qwen3-8B --max-model-len 4096\n(APIServer pid=12) INFO 08-19 13:12:33 [api_server.py:1805] vLLM API server version 0.10.1\nValueError: bad length`",
+			commands: []string{"vllm serve google/gemma-3-270m", "vllm serve Qwen/Qwen3-8B --max-model-len=4096"},
+			errors:   []string{"ValueError: bad length"},
+			versions: map[string]string{"vllm": "0.10.1"},
+		},
+		{
 			// Example code keeps the call it does not run as a comment
 			// beside the one it does (ROCm/legacy-rocm-build#3246), or
 			// only the commented one survives a cut (vllm#1910, labelled

@@ -198,7 +198,8 @@ type Issue struct {
 //   - 50: a Python call commented out ("#llm = LLM(…)") runs nothing.
 //   - 51: a link ends where CJK text glued to it begins.
 //   - 52: a command quoted inside a sentence ends at its closing quote.
-const Reading = 52
+//   - 53: a paste marked with single backticks reads as its bare lines.
+const Reading = 53
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

@@ -810,3 +810,81 @@ func TestCorpusTitleClasses(t *testing.T) {
 		t.Errorf("%d titles with a bare release, want the class bareTitleVersion serves", bare)
 	}
 }
+
+// tickedPastes returns a post with its fences removed, as the
+// "fences-removed" perturbation removes them, but each block of two or
+// more lines (and no backtick of its own) marked with single backticks
+// instead: one before its first line and, when closed, one after its
+// last, as posters mark a paste that should have been fenced
+// (vllm#13258, #3849, #8967, vllm#23176).
+func tickedPastes(s string, closed bool) string {
+	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+		body := mdFenceRE.FindStringSubmatch(block)[1]
+		paste := strings.TrimRight(body, "\n")
+		if strings.Contains(paste, "`") || !strings.Contains(paste, "\n") || strings.TrimSpace(paste) != strings.TrimRight(paste, " \t") {
+			return "\n" + body
+		}
+		if closed {
+			return "\n`" + paste + "`\n"
+		}
+		return "\n`" + paste + "\n"
+	})
+}
+
+// TestTickedPastesReadAsBare holds a paste marked with single backticks
+// to what the same lines say unmarked: the facts of each test, dev and
+// corpus post with its code blocks between single backticks (closed or
+// left open) are those of the post with its fences removed. Before
+// unticked, a backtick before a prompt hid the command typed at it, and
+// a closed span glued its lines into one inline command.
+func TestTickedPastesReadAsBare(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	type post struct{ name, title, body string }
+	var posts []post
+	for _, mp := range metamorphicPosts(t) {
+		posts = append(posts, post{mp.name, mp.title, mp.body})
+	}
+	if !testing.Short() {
+		if data, ok := sharedFile(t, "../../shared/kb-corpus/vllm-issues.json"); ok {
+			var issues []corpusIssue
+			if err := json.Unmarshal(data, &issues); err != nil {
+				t.Fatal(err)
+			}
+			for i, is := range issues {
+				if raceEnabled && i%8 != 0 {
+					continue
+				}
+				posts = append(posts, post{fmt.Sprintf("corpus %d", is.Number), is.Title, is.Body})
+			}
+		} else {
+			t.Log("the corpus is not available; the test and dev posts only")
+		}
+	}
+	ticked := 0
+	for _, closed := range []bool{false, true} {
+		for _, p := range posts {
+			bare := mdFenceRE.ReplaceAllStringFunc(p.body, func(block string) string {
+				return "\n" + mdFenceRE.FindStringSubmatch(block)[1]
+			})
+			marked := tickedPastes(p.body, closed)
+			if marked == bare {
+				continue
+			}
+			ticked++
+			fb, _ := Extract(Post{Title: p.title, Body: bare, Format: FormatMarkdown}, s)
+			fm, _ := Extract(Post{Title: p.title, Body: marked, Format: FormatMarkdown}, s)
+			if a, b := factPrint(fb, s), factPrint(fm, s); a != b {
+				t.Errorf("%s (closed %v): facts changed\n--- fences removed\n%s--- single backticks\n%s", p.name, closed, a, b)
+			}
+		}
+	}
+	t.Logf("%d posts, %d readings with a paste between single backticks", len(posts), ticked)
+	if ticked < len(posts)/4 {
+		t.Errorf("only %d of %d readings had a paste to mark: the test no longer tests most posts", ticked, 2*len(posts))
+	}
+}

@@ -230,6 +230,32 @@ func unescapeMarkdown(l string) string {
 	return strings.Join(parts, "`")
 }
 
+// unticked returns a prose line without the lone backtick that opens or
+// closes a paste marked with single backticks instead of a fence: the
+// line's only backtick, first or last on it. Posters paste a log or a
+// command with one backtick before it, closed at its end or never
+// ("`INFO 02-14 … vLLM API server version 0.6.3.post1", vllm#13258;
+// "`KeyError: 'model.layers.13…'" and the log below it, #3849; "`(vllm2)
+// user@host:~/vllm$ vllm serve …" and the server's log, vllm#23176; a
+// quoted script, #8967). Markdown leaves the backtick in the text when
+// nothing closes it and makes one code span of the lines when something
+// does (readMarkdown reads those lines as prose); either way the lines
+// say what they would say without it, and the backtick would hide a
+// prompt or a log prefix that must start its line.
+func unticked(l string) string {
+	if strings.Count(l, "`") != 1 {
+		return l
+	}
+	t := strings.TrimSpace(l)
+	switch {
+	case len(t) > 1 && t[0] == '`':
+		return strings.Replace(l, "`", "", 1)
+	case len(t) > 1 && t[len(t)-1] == '`':
+		return strings.TrimRight(strings.TrimSpace(l), "`")
+	}
+	return l
+}
+
 // markdownEscapeRE is an editor's backslash escape (unescapeMarkdown).
 var markdownEscapeRE = regexp.MustCompile(`\\([_*~\[\]])`)
 
@@ -278,7 +304,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdownBounded(body)
 	}
 	for i, l := range doc.prose {
-		doc.prose[i] = dropPlaceholders(unescapeMarkdown(l))
+		doc.prose[i] = dropPlaceholders(unescapeMarkdown(unticked(l)))
 	}
 	for i, c := range doc.code {
 		doc.code[i] = withoutViewerPrefix(c)
@@ -438,7 +464,13 @@ func readMarkdown(src string) *document {
 					b.Write(t.Segment.Value(source))
 				}
 			}
-			doc.inline = append(doc.inline, b.String())
+			// A span across lines is a paste marked with single
+			// backticks (unticked): its lines are read as the
+			// paragraph's prose lines, not glued into one inline
+			// command ("vllm serve m INFO 08-19 …").
+			if span := strings.TrimRight(b.String(), "\n"); !strings.Contains(span, "\n") {
+				doc.inline = append(doc.inline, span)
+			}
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
 			// Raw HTML in Markdown (GitHub's "<summary>The output of
