@@ -803,6 +803,21 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.6.3.dev156+g07c11cf4", "torch": "2.6.0.dev20241008+rocm6.2"},
 		},
 		{
+			// The same question typed in a Python session, its answer
+			// printed below it: at the REPL's prompt (vllm#669, with
+			// torch.version.cuda), as a script's line
+			// (pytorch/pytorch#85332) or in IPython, quoted. A line of
+			// code below the question is no answer.
+			name:     "version printed in a Python session",
+			body:     "```\n>>> import torch\n>>> print(torch.__version__)\n2.0.1+cu118\n>>> torch.version.cuda\n'11.8'\n```\n\nprint(transformers.__version__)\n4.46.1\n\n```\nIn [3]: vllm.__version__\nOut[3]: '0.6.3.post1'\n```\n\n```python\nprint(numpy.__version__)\nx = 1.26\n```",
+			versions: map[string]string{"torch": "2.0.1+cu118", "cuda": "11.8", "transformers": "4.46.1", "vllm": "0.6.3.post1"},
+			check: func(t *testing.T, f Facts) {
+				if v, ok := f.Versions["numpy"]; ok {
+					t.Errorf("numpy = %q: a line of code read as an answer", v)
+				}
+			},
+		},
+		{
 			// A screenshot is a picture, not the post's words: its default
 			// alt text ("image") made every post with one about
 			// multimodal models (QwenLM/Qwen3#915's "![image](https://

@@ -198,7 +198,8 @@ type Issue struct {
 //   - 50: a Python call commented out ("#llm = LLM(…)") runs nothing.
 //   - 51: a link ends where CJK text glued to it begins.
 //   - 52: a command quoted inside a sentence ends at its closing quote.
-//   - 53: a paste marked with single backticks reads as its bare lines.
+//   - 53: a paste marked with single backticks reads as its bare lines;
+//     a version a Python session prints below its question is stated.
 const Reading = 53
 
 // ReadSources returns the Entry.Source values of entries read from a

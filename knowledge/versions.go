@@ -18,6 +18,16 @@ var (
 	// and bug reports paste (pytorch/pytorch#137695): python -c "import
 	// vllm; print(vllm.__version__)", the version on the next line.
 	pyVersionCmdRE = regexp.MustCompile(`^\s*(?:[$%#>]\s*)?python[\d.]*\s+-c\s+["']\s*import\s+([\w.]+)\s*;\s*print\(\s*([\w.]+)\.__version__\s*\)\s*;?\s*["']\s*$`)
+	// The same question typed in a Python session, at its prompt or as a
+	// script's line, the answer printed below it: ">>> print(torch.
+	// __version__)" and "2.0.1+cu118" (vllm#669), "print(torch.
+	// __version__)" and "1.8.1+cu102" (pytorch/pytorch#85332), IPython's
+	// "In [2]: vllm.__version__" and "Out[2]: '0.6.3'"; torch.version.cuda
+	// answers the CUDA release torch was built with ("'11.8'", vllm#669).
+	pyVersionExprRE = regexp.MustCompile(`^\s*(?:>>>\s*|In \[\d+\]:\s*)?(?:print\(\s*)?(?:([A-Za-z_]\w*)\.__version__|(torch)\.version\.(cuda))\s*(?:\)\s*)?;?\s*$`)
+	// pyAnswerRE is a Python session's answer: IPython's "Out[n]: "
+	// before it, the quotes of a string's repr around it.
+	pyAnswerRE     = regexp.MustCompile(`^\s*(?:Out\[\d+\]:\s*)?(['"]?)` + versionPat + `(['"]?)\s*$`)
 	bareVersionRE  = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
 	pipShowRE      = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
 	pipShowVerRE   = regexp.MustCompile(`^Version:\s*` + versionPat)
@@ -235,6 +245,10 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 				continue
 			}
 		}
+		if pkg, v := pythonVersionAnswer(l, next); pkg != "" {
+			vs.set(pkg, v, tierListing)
+			continue
+		}
 		l = vs.builtFor(l)
 		vs.listed(l, next, s)
 		vs.labelled(l)
@@ -287,6 +301,28 @@ func versionQuery(l string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// pythonVersionAnswer returns the package and version a Python session
+// states when l asks a module's version (pyVersionExprRE) and next is
+// the answer, quoted or not; "" otherwise.
+func pythonVersionAnswer(l, next string) (pkg, version string) {
+	if !strings.Contains(l, "version") {
+		return "", ""
+	}
+	m := pyVersionExprRE.FindStringSubmatch(l)
+	if m == nil {
+		return "", ""
+	}
+	a := pyAnswerRE.FindStringSubmatch(next)
+	if a == nil || a[1] != a[3] {
+		return "", ""
+	}
+	pkg = m[1]
+	if m[2] != "" {
+		pkg = m[3] // torch.version.cuda: the CUDA release
+	}
+	return pkg, a[2]
 }
 
 // listed reads the versions a listing states (pip show, collect_env,
