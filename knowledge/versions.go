@@ -27,16 +27,16 @@ var (
 	pyVersionExprRE = regexp.MustCompile(`^\s*(?:>>>\s*|In \[\d+\]:\s*)?(?:print\(\s*)?(?:([A-Za-z_]\w*)\.__version__|(torch)\.version\.(cuda))\s*(?:\)\s*)?;?\s*$`)
 	// pyAnswerRE is a Python session's answer: IPython's "Out[n]: "
 	// before it, the quotes of a string's repr around it.
-	pyAnswerRE     = regexp.MustCompile(`^\s*(?:Out\[\d+\]:\s*)?(['"]?)` + versionPat + `(['"]?)\s*$`)
-	bareVersionRE  = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
-	pipShowRE      = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
-	pipShowVerRE   = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE  = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
-	rocmVersionRE  = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
-	ncclVersionRE  = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
-	pythonVerRE    = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
-	osRE           = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
-	exportEnvRE    = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+	pyAnswerRE    = regexp.MustCompile(`^\s*(?:Out\[\d+\]:\s*)?(['"]?)` + versionPat + `(['"]?)\s*$`)
+	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
+	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	rocmVersionRE = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE   = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE          = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE   = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
 // Version statements are weighed by how they were made: a tool's own
