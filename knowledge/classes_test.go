@@ -818,6 +818,23 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Chinese sentence glues a package's name to the words
+			// before it and says "is" its own way
+			// (studio-dots-ai/dots.ocr#260, zai-org/GLM-V#223); "from
+			// 0.7.0 on" states no installed version (corpus #15597).
+			name:     "versions in Chinese sentences",
+			body:     "在尝试用VLLM版本v0.10.0的时候报错\n\ntorch版本是2.6.0，从0.7.0开始版本部署Qwen2_vl服务存在问题",
+			versions: map[string]string{"vllm": "0.10.0", "torch": "2.6.0"},
+		},
+		{
+			// A command written in a Chinese sentence ends where the
+			// sentence's text is glued to its last word
+			// (QwenLM/Qwen3-VL#348), as a link does (reading 51).
+			name:     "command glued to CJK text",
+			body:     "但当我运行python -m vllm.entrypoints.openai.api_server --served-model-name Qwen2-VL-7B-Instruct --model /workspace/Qwen2-VL的时候，仍然出现了报错：",
+			commands: []string{"vllm serve --model=/workspace/Qwen2-VL --served-model-name=Qwen2-VL-7B-Instruct"},
+		},
+		{
 			// A screenshot is a picture, not the post's words: its default
 			// alt text ("image") made every post with one about
 			// multimodal models (QwenLM/Qwen3#915's "![image](https://

@@ -198,6 +198,15 @@ func proseCommandWords(text string, s *Schema) string {
 		if t := strings.TrimRight(w, ",;."); strings.HasSuffix(t, "`") {
 			last, w = true, strings.TrimRight(t, "`")
 		}
+		// So does the CJK text of the sentence, glued to the last word
+		// ("--model /workspace。。。的时候，仍然出现了报错",
+		// QwenLM/Qwen3-VL#348), as it ends a link (refURLRE).
+		if loc := cjkRE.FindStringIndex(w); loc != nil {
+			if w = w[:loc[0]]; w == "" {
+				break
+			}
+			last = true
+		}
 		isFlag := isFlagWord(w)
 		if !isFlag && !wantValue && flagsBegun {
 			return strings.Join(out, " ")

@@ -199,7 +199,9 @@ type Issue struct {
 //   - 51: a link ends where CJK text glued to it begins.
 //   - 52: a command quoted inside a sentence ends at its closing quote.
 //   - 53: a paste marked with single backticks reads as its bare lines;
-//     a version a Python session prints below its question is stated.
+//     a version a Python session prints below its question is stated;
+//     Chinese sentences state versions glued to their words, and end a
+//     command written in them.
 const Reading = 53
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -5,6 +5,15 @@ import (
 	"strings"
 )
 
+// cjkRunes is a regexp character-class body for the text of Chinese,
+// Japanese and Korean sentences, punctuation included ("。", "，" before
+// normalizeText maps it): what such a sentence glues to a link, a
+// version or a command's last word ends where it begins.
+const cjkRunes = `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\x{3000}-\x{303F}\x{FF00}-\x{FFEF}`
+
+// cjkRE matches one rune of cjkRunes.
+var cjkRE = regexp.MustCompile(`[` + cjkRunes + `]`)
+
 // normalizeText rewrites the typographic variants of ASCII that forum
 // editors, word processors and CJK input methods put into pasted machine
 // text, so that extraction sees the same characters whatever the poster's

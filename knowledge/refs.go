@@ -33,7 +33,7 @@ var (
 	// A link ends where the sentence's CJK text begins: Chinese and
 	// Japanese posts glue it to the next word ("…/debugging.html，尤其是…",
 	// vllm#5779; "…/qwen2_tool_calling.html里面的教程", QwenLM/Qwen-Agent#344).
-	refURLRE   = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\x{3000}-\x{303F}\x{FF00}-\x{FFEF}]+`)
+	refURLRE   = regexp.MustCompile(`https?://[^\s<>()\[\]"'` + "`" + cjkRunes + `]+`)
 	refShortRE = regexp.MustCompile(`(?:^|[^\w/.-])([A-Za-z0-9][\w.-]{0,38}/[\w.-]{1,100})#(\d{1,7})\b`)
 	refBareRE  = regexp.MustCompile(`#(\d{3,7})`)
 	// refSkipRE are prose lines whose "#N" numbers nothing the poster

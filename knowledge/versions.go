@@ -59,8 +59,11 @@ var (
 	// "- triton-windows 3.8.0.post28".
 	listRowRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s{2,}|\s+(?:[-*]\s*)?|\s*[:|]\s*)` + versionPat + `(?:\s+\S+)?\s*$`)
 	// "NAME version: X", "NAME version is X", "NAME 版本：X", "NAME: X",
-	// "NAME : X" (collect_env), with the value optionally quoted.
-	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*(?:version|版本|ver\.?)\s*(?:is|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
+	// "NAME : X" (collect_env), with the value optionally quoted. A
+	// Chinese sentence glues the name to the words before it and says
+	// "is" its own way: "用的VLLM版本v0.10.0" (studio-dots-ai/dots.ocr#260),
+	// "vllm版本是0.12.0" (zai-org/GLM-V#223).
+	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + cjkRunes + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*(?:version|版本|ver\.?)\s*(?:is|是|为|為|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
 	// An image reference with a version tag: vllm/vllm-openai:v0.8.3,
 	// ghcr.io/x/vllm:v0.8.1, nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.
 	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)(?:[\s)\]` + "`" + `'",]|$)`)
