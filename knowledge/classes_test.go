@@ -1663,6 +1663,29 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Intel's Gaudi accelerators are vLLM's HPU platform, not an
+			// Intel GPU (XPU): an environment report's HPU lines
+			// (HabanaAI/vllm-fork#776), PyTorch's +hpu build
+			// (vllm-project/vllm-gaudi#86), Habana's frameworks in a
+			// traceback and a "HW: Gaudi2" line
+			// (opea-project/GenAIComps#1038); an Arc GPU stays XPU.
+			name: "Intel Gaudi is HPU",
+			check: func(t *testing.T, _ Facts) {
+				for _, body := range []string{
+					"INFO 02-04 13:34:55 __init__.py:192] Automatically detected platform hpu.\nHPU devices: 8x HL-205\nHPU driver version: 1.19.1-6f47ddd",
+					"PyTorch version              : 2.6.0+hpu_1.21.3-57.gitabf798b\nCUDA used to build PyTorch   : None",
+					"* HW: Gaudi2\n\n```\n  File \"/usr/local/lib/python3.10/dist-packages/habana_frameworks/torch/hpu/__init__.py\", line 71, in init\nRuntimeError: synStatus=8 [Device not found] Device acquire failed.\n```",
+				} {
+					if f, _ := Extract(Post{Body: body}, s); f.Platform != "hpu" {
+						t.Errorf("platform = %q for %q", f.Platform, body)
+					}
+				}
+				if f, _ := Extract(Post{Body: "Running on an Intel Arc A770 with the XPU build"}, s); f.Platform != "xpu" {
+					t.Errorf("platform = %q for an Arc GPU", f.Platform)
+				}
+			},
+		},
+		{
 			// Windows' shells, where Docker Desktop users run vLLM's
 			// image: PowerShell's prompt and backtick continuations
 			// (Windows guides and scripts of many projects: "docker run

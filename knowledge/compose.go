@@ -315,6 +315,8 @@ func platformName(p string) string {
 		return "TPU"
 	case "xpu":
 		return "Intel XPU"
+	case "hpu":
+		return "Intel Gaudi (HPU)"
 	case "neuron":
 		return "AWS Neuron"
 	case "npu":

@@ -201,7 +201,7 @@ type Issue struct {
 //   - 53: a paste marked with single backticks reads as its bare lines;
 //     a version a Python session prints below its question is stated;
 //     Chinese sentences state versions glued to their words, and end a
-//     command written in them.
+//     command written in them; Intel Gaudi is the HPU platform, not XPU.
 const Reading = 53
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -28,7 +28,15 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`\+rocm\d*|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
 	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
 	{regexp.MustCompile(`\+cpu\b`), "cpu", 10, []string{"cpu"}},
-	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU|Gaudi)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
+	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
+	// Intel's Gaudi accelerators, which vLLM runs as the HPU platform
+	// (the vllm-gaudi plugin, HabanaAI's fork), not as an Intel GPU:
+	// PyTorch's +hpu build, environment reports' "HPU devices" and "HPU
+	// driver version", Habana's container runtime and variables, the
+	// engine's device_config=hpu (vllm-project/vllm-gaudi#86,
+	// HabanaAI/vllm-fork#776, opea-project/GenAIComps#1038,
+	// opea-project/Enterprise-RAG#84).
+	{regexp.MustCompile(`\+hpu|\bHPU (?:devices|driver)\b|\bhabana_frameworks\b|HABANA_VISIBLE_DEVICES|--runtime[= ]habana|\bdevice_config=hpu\b`), "hpu", 8, []string{"hpu", "habana"}},
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
 	// Huawei's Ascend NPUs, which vLLM runs through the vllm-ascend
@@ -72,7 +80,7 @@ func countMarkers(text string, markers []string, max int) int {
 
 // platformOrder holds the platforms Herald tells apart, in the order a
 // tie between two is decided.
-var platformOrder = [...]string{"rocm", "cuda", "cpu", "xpu", "tpu", "neuron", "npu"}
+var platformOrder = [...]string{"rocm", "cuda", "cpu", "xpu", "hpu", "tpu", "neuron", "npu"}
 
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
@@ -91,6 +99,8 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 			score["cpu"] += 10
 		case strings.Contains(ver, "+xpu"):
 			score["xpu"] += 10
+		case strings.Contains(ver, "+hpu"):
+			score["hpu"] += 10
 		}
 	}
 	if _, ok := versions["rocm"]; ok {
@@ -151,11 +161,8 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	}
 	// A device chosen on a command line: --device cpu.
 	for _, c := range cmds {
-		if d := strings.ToLower(c.Flags["--device"]); d != "" {
-			switch d {
-			case "cpu", "cuda", "rocm", "xpu", "tpu", "neuron", "npu":
-				score[d] += 10
-			}
+		if d := strings.ToLower(c.Flags["--device"]); slices.Contains(platformOrder[:], d) {
+			score[d] += 10
 		}
 	}
 	if re := s.logs().platform; re != nil {
