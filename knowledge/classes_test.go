@@ -1686,6 +1686,28 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// collect_env's report since vLLM 0.9 aligns its colons and
+			// titles its sections between rules of "=": "CUDA / GPU
+			// Info" is printed on every machine, and "Is CUDA available
+			// : False" still says the wheel's CUDA has no device. Made on
+			// a Mac, the report is the CPU backend's (vllm#18362, #28352,
+			// #33675, which the maintainers label cpu); a Mac named in a
+			// sentence is not (vllm-dev B048 runs MLX).
+			name: "aligned environment reports",
+			check: func(t *testing.T, _ Facts) {
+				report := "```text\n==============================\n       PyTorch Info\n==============================\nPyTorch version              : %s\nCUDA used to build PyTorch   : %s\n\n==============================\n       CUDA / GPU Info\n==============================\nIs CUDA available            : False\nCUDA runtime version         : No CUDA\nGPU models and configuration : No CUDA\n```\n"
+				for _, c := range []struct{ body, want string }{
+					{"OS : macOS 15.4.1 (arm64)\n\n" + fmt.Sprintf(report, "2.7.0", "None"), "cpu"},
+					{"OS : Ubuntu 22.04.5 LTS (x86_64)\n\n" + fmt.Sprintf(report, "2.5.1+cu124", "12.4"), ""},
+					{"- Apple M1 Ultra, macOS\n- vllm-mlx 0.2.7", ""},
+				} {
+					if f, _ := Extract(Post{Body: c.body}, s); f.Platform != c.want {
+						t.Errorf("platform = %q, want %q for %q", f.Platform, c.want, c.body)
+					}
+				}
+			},
+		},
+		{
 			// Windows' shells, where Docker Desktop users run vLLM's
 			// image: PowerShell's prompt and backtick continuations
 			// (Windows guides and scripts of many projects: "docker run

@@ -428,6 +428,7 @@ func TestPlatformNeedlesAreSound(t *testing.T) {
 		"vllm 0.6.3+cpu with VLLM_TARGET_DEVICE=cpu in the vllm-cpu image",
 		"torch 2.5+xpu on an Intel(R) Arc A770 and Intel Data Center GPU Max, XPU",
 		"torch 2.6.0+hpu_1.21.3, HPU devices: 8x HL-205, HPU driver version: 1.19.1, habana_frameworks, HABANA_VISIBLE_DEVICES=all, docker run --runtime=habana, device_config=hpu",
+		"OS                           : macOS 15.4.1 (arm64)\nPython platform              : macOS-15.4.1-arm64-arm-64bit",
 		"Google TPU v5e, tpu v4 pods, a TPU",
 		"Neuron SDK on Inferentia and Trainium: inf2.xlarge, trn1.32xlarge",
 		"torch_npu and torch-npu, vllm-ascend and vllm_ascend, npu-smi, ASCEND_RT_VISIBLE_DEVICES, PYTORCH_NPU_ALLOC_CONF, Platform plugin ascend is activated, NPU out of memory, 昇腾910B3",

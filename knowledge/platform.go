@@ -37,6 +37,12 @@ var platformSignals = []platformSignal{
 	// HabanaAI/vllm-fork#776, opea-project/GenAIComps#1038,
 	// opea-project/Enterprise-RAG#84).
 	{regexp.MustCompile(`\+hpu|\bHPU (?:devices|driver)\b|\bhabana_frameworks\b|HABANA_VISIBLE_DEVICES|--runtime[= ]habana|\bdevice_config=hpu\b`), "hpu", 8, []string{"hpu", "habana"}},
+	// An environment report made on a Mac: vLLM runs there on its CPU
+	// backend (the maintainers label such reports "cpu", vllm#33675;
+	// #18362, #28352, #28800). A Mac named in a sentence is not enough:
+	// MLX and Metal run there too (vllm-dev B048, vllm-mlx on an M1
+	// Ultra, labelled no platform the case format knows).
+	{regexp.MustCompile(`(?m)^[ \t]*(?:OS[ \t]*:[ \t]*macOS\b|Python platform[ \t]*:[ \t]*macOS-)`), "cpu", 10, []string{"macos"}},
 	{regexp.MustCompile(`(?i)\b(?:tpu v\d|google tpu|\btpu\b)`), "tpu", 6, []string{"tpu"}},
 	{regexp.MustCompile(`(?i)\b(?:neuron|inferentia|trainium|inf2\.|trn1\.)`), "neuron", 6, []string{"neuron", "inferentia", "trainium", "inf2.", "trn1."}},
 	// Huawei's Ascend NPUs, which vLLM runs through the vllm-ascend
@@ -88,7 +94,9 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	// a PyTorch wheel was built with has no device here (an AWS Neuron
 	// or TPU host, a CPU-only box with the default wheel): the build
 	// names no platform then.
-	noCUDA := strings.Contains(doc.scanText(), "Is CUDA available: False")
+	// collect_env has aligned its colons since vLLM 0.9 ("Is CUDA
+	// available            : False").
+	noCUDA := noCUDARE.MatchString(doc.scanText())
 	for _, ver := range versions {
 		switch {
 		case strings.Contains(ver, "+rocm"):
@@ -128,6 +136,9 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	// to build PyTorch: N/A", "HIP runtime version: N/A") names what the
 	// set-up does not have.
 	text = absentLineRE.ReplaceAllString(text, "")
+	// Nor does the title of its section on GPUs ("CUDA / GPU Info",
+	// printed on every machine, vllm#18362 on a Mac).
+	text = envSectionTitleRE.ReplaceAllString(text, "")
 	if re := s.logs().probeLines; re != nil {
 		text = re.ReplaceAllString(text, "")
 	}
@@ -187,8 +198,12 @@ var (
 	cudaBuildRE   = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
 	vendorModelRE = regexp.MustCompile(`(?i)\b(?:nvidia|amd|intel)/[A-Za-z][\w.-]*[A-Za-z0-9]\b(?::[\w.-]+)?`)
 	absentLineRE  = regexp.MustCompile(`(?m)^[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*$`)
-	cpuCoreRE     = regexp.MustCompile(`(?i)\bon cpu \d+`)
-	gitLogLineRE  = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+	noCUDARE      = regexp.MustCompile(`Is CUDA available[ \t]*:[ \t]*False`)
+	// envSectionTitleRE is the title collect_env's report gives its
+	// section on GPUs, on every machine.
+	envSectionTitleRE = regexp.MustCompile(`(?m)^[ \t]*CUDA / GPU Info[ \t]*$`)
+	cpuCoreRE         = regexp.MustCompile(`(?i)\bon cpu \d+`)
+	gitLogLineRE      = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
 )
 
 // hardwareHits counts, per platform, the distinct hardware words of the
