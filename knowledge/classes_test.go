@@ -831,8 +831,8 @@ func TestReadingClasses(t *testing.T) {
 			// sentence's text is glued to its last word
 			// (QwenLM/Qwen3-VL#348), as a link does (reading 51).
 			name:     "command glued to CJK text",
-			body:     "但当我运行python -m vllm.entrypoints.openai.api_server --served-model-name Qwen2-VL-7B-Instruct --model /workspace/Qwen2-VL的时候，仍然出现了报错：",
-			commands: []string{"vllm serve --model=/workspace/Qwen2-VL --served-model-name=Qwen2-VL-7B-Instruct"},
+			body:     "我用python -m vllm.entrypoints.openai.api_server --served-model-name qwen-vl --model /data/Qwen2-VL启动服务的时候报错了：",
+			commands: []string{"vllm serve --model=/data/Qwen2-VL --served-model-name=qwen-vl"},
 		},
 		{
 			// A screenshot is a picture, not the post's words: its default
