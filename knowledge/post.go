@@ -246,12 +246,8 @@ func unticked(l string) string {
 	if strings.Count(l, "`") != 1 {
 		return l
 	}
-	t := strings.TrimSpace(l)
-	switch {
-	case len(t) > 1 && t[0] == '`':
+	if t := strings.TrimSpace(l); len(t) > 1 && (t[0] == '`' || t[len(t)-1] == '`') {
 		return strings.Replace(l, "`", "", 1)
-	case len(t) > 1 && t[len(t)-1] == '`':
-		return strings.TrimRight(strings.TrimSpace(l), "`")
 	}
 	return l
 }

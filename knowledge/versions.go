@@ -25,18 +25,18 @@ var (
 	// "In [2]: vllm.__version__" and "Out[2]: '0.6.3'"; torch.version.cuda
 	// answers the CUDA release torch was built with ("'11.8'", vllm#669).
 	pyVersionExprRE = regexp.MustCompile(`^\s*(?:>>>\s*|In \[\d+\]:\s*)?(?:print\(\s*)?(?:([A-Za-z_]\w*)\.__version__|(torch)\.version\.(cuda))\s*(?:\)\s*)?;?\s*$`)
-	// pyAnswerRE is a Python session's answer: IPython's "Out[n]: "
-	// before it, the quotes of a string's repr around it.
-	pyAnswerRE    = regexp.MustCompile(`^\s*(?:Out\[\d+\]:\s*)?(['"]?)` + versionPat + `(['"]?)\s*$`)
-	bareVersionRE = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
-	pipShowRE     = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
-	pipShowVerRE  = regexp.MustCompile(`^Version:\s*` + versionPat)
-	cudaVersionRE = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
-	rocmVersionRE = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
-	ncclVersionRE = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
-	pythonVerRE   = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
-	osRE          = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
-	exportEnvRE   = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
+	// versionAnswerRE is the line that answers a version query: the
+	// version alone, in a string's quotes, behind IPython's "Out[n]: ".
+	versionAnswerRE = regexp.MustCompile(`^\s*(?:Out\[\d+\]:\s*)?(['"]?)` + versionPat + `(['"]?)\s*$`)
+	bareVersionRE   = regexp.MustCompile(`^\s*` + versionPat + `\s*$`)
+	pipShowRE       = regexp.MustCompile(`^Name:\s*([\w.-]+)\s*$`)
+	pipShowVerRE    = regexp.MustCompile(`^Version:\s*` + versionPat)
+	cudaVersionRE   = regexp.MustCompile(`(?i)\b(?:CUDA Version:?|CUDA used to build PyTorch\s*:|cuda\s*:?)\s*(\d+\.\d+)\b`)
+	rocmVersionRE   = regexp.MustCompile(`(?i)\b(?:ROCM used to build PyTorch:|ROCm(?: version)?:?)\s*(\d+\.\d+(?:\.\d+)?)`)
+	ncclVersionRE   = regexp.MustCompile(`(?i)\bNCCL version\s*(\d+\.\d+\.\d+)`)
+	pythonVerRE     = regexp.MustCompile(`(?i)\bPython(?: version)?:?\s*(3\.\d+(?:\.\d+)?)`)
+	osRE            = regexp.MustCompile(`(?i)\b(Ubuntu \d+\.\d+(?:\.\d+)?(?: LTS)?|Debian(?: GNU/Linux)? \d+|CentOS(?: Linux)? \d+|Rocky Linux \d+(?:\.\d+)?|Red Hat Enterprise Linux[\w ]*\d+(?:\.\d+)?|RHEL \d+(?:\.\d+)?|Windows (?:10|11|Server \d+)|WSL2?|macOS \d+(?:\.\d+)*|Arch Linux|Fedora(?: Linux)? \d+)`)
+	exportEnvRE     = regexp.MustCompile(`^\s*(?:export\s+)([A-Z][A-Z0-9_]+)=(\S*)\s*$`)
 )
 
 // Version statements are weighed by how they were made: a tool's own
@@ -243,14 +243,10 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 			next = lines[i+1]
 		}
 		if pkg := versionQuery(l); pkg != "" {
-			if n := bareVersionRE.FindStringSubmatch(next); n != nil {
-				vs.set(pkg, n[1], tierListing)
+			if v := versionAnswer(next); v != "" {
+				vs.set(pkg, v, tierListing)
 				continue
 			}
-		}
-		if pkg, v := pythonVersionAnswer(l, next); pkg != "" {
-			vs.set(pkg, v, tierListing)
-			continue
 		}
 		l = vs.builtFor(l)
 		vs.listed(l, next, s)
@@ -294,38 +290,38 @@ func withoutBuiltFor(text string) string {
 }
 
 // versionQuery returns the package a line asks the version of, as
-// `vllm --version` or `python -c "import vllm; print(vllm.__version__)"`
-// do, whose answer is the next line; "" for any other line.
+// `vllm --version`, `python -c "import vllm; print(vllm.__version__)"`
+// and a Python session's `print(torch.__version__)` do, whose answer is
+// the next line (versionAnswer); "cuda" for torch.version.cuda, the CUDA
+// release torch was built with; "" for any other line.
 func versionQuery(l string) string {
 	if m := versionCmdRE.FindStringSubmatch(l); m != nil {
 		return m[1]
 	}
+	if !strings.Contains(l, "version") {
+		return ""
+	}
 	if m := pyVersionCmdRE.FindStringSubmatch(l); m != nil && m[1] == m[2] {
+		return m[1]
+	}
+	if m := pyVersionExprRE.FindStringSubmatch(l); m != nil {
+		if m[2] != "" {
+			return m[3]
+		}
 		return m[1]
 	}
 	return ""
 }
 
-// pythonVersionAnswer returns the package and version a Python session
-// states when l asks a module's version (pyVersionExprRE) and next is
-// the answer, quoted or not; "" otherwise.
-func pythonVersionAnswer(l, next string) (pkg, version string) {
-	if !strings.Contains(l, "version") {
-		return "", ""
-	}
-	m := pyVersionExprRE.FindStringSubmatch(l)
-	if m == nil {
-		return "", ""
-	}
-	a := pyAnswerRE.FindStringSubmatch(next)
+// versionAnswer returns the version a line answering versionQuery states,
+// bare, quoted as a string's repr or behind IPython's "Out[n]: "; "" when
+// the line is anything else (a line of code, a log).
+func versionAnswer(l string) string {
+	a := versionAnswerRE.FindStringSubmatch(l)
 	if a == nil || a[1] != a[3] {
-		return "", ""
+		return ""
 	}
-	pkg = m[1]
-	if m[2] != "" {
-		pkg = m[3] // torch.version.cuda: the CUDA release
-	}
-	return pkg, a[2]
+	return a[2]
 }
 
 // listed reads the versions a listing states (pip show, collect_env,
