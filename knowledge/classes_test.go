@@ -1708,6 +1708,28 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// "image" in an error the post quotes is the program's word:
+			// CUDA's "no kernel image is available" (corpus #4604, #16901,
+			// #19906, #20193 and five more) is no post about pictures,
+			// while a post that says it sends images is.
+			name: "image inside a quoted error",
+			check: func(t *testing.T, _ Facts) {
+				for _, c := range []struct {
+					title, body string
+					want        bool
+				}{
+					{"RTX 5090: RuntimeError: CUDA error: no kernel image is available for execution on the device", "Happens at start.", false},
+					{"Startup fails", "It fails with RuntimeError: CUDA error: no kernel image is available for execution on the device", false},
+					{"Startup fails", "Sending two images in one request fails with RuntimeError: CUDA error: no kernel image is available for execution on the device", true},
+				} {
+					f, _ := Extract(Post{Title: c.title, Body: c.body}, s)
+					if got := slices.Contains(f.Topics, "multimodal"); got != c.want {
+						t.Errorf("multimodal = %v, want %v for %q / %q (topics %v)", got, c.want, c.title, c.body, f.Topics)
+					}
+				}
+			},
+		},
+		{
 			// Windows' shells, where Docker Desktop users run vLLM's
 			// image: PowerShell's prompt and backtick continuations
 			// (Windows guides and scripts of many projects: "docker run

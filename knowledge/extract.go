@@ -97,8 +97,13 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text = d.ReplaceAllString(text, " ")
 	}
 	var errText strings.Builder
+	outside := text // text without the post's error messages
 	for _, e := range f.Errors {
-		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))
+		msg := strings.ToLower(e.Message)
+		errText.WriteString(strings.ToLower(e.Type) + ": " + msg + "\n")
+		if len(msg) >= minQuotedError {
+			outside = strings.ReplaceAll(outside, msg, " ")
+		}
 	}
 	// Rules with Unless are read after the others, whose tags they ask
 	// about; the tags keep the order of the rules.
@@ -109,7 +114,11 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 			if (len(t.Unless) > 0) != last || tagged[t.Tag] || slices.ContainsFunc(t.Unless, func(u string) bool { return tagged[u] }) {
 				continue
 			}
-			if topicHit(t, f, text, errText.String()) {
+			words := text
+			if t.WordsOutsideErrors {
+				words = outside
+			}
+			if topicHit(t, f, words, errText.String()) {
 				hit[i], tagged[t.Tag] = true, true
 			}
 		}
@@ -122,6 +131,11 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	}
 	return out
 }
+
+// minQuotedError is the length below which an error message is not cut
+// out of the text a rule's words are read in (WordsOutsideErrors): a
+// message of a word or two ("CUDA error") is as likely the poster's.
+const minQuotedError = 12
 
 // settingPairRE is one "name=value" of a configuration dump.
 var settingPairRE = regexp.MustCompile(`\b[a-z][\w.]*=\S`)

@@ -308,6 +308,12 @@ type Topic struct {
 	// post about something else ("image" in a post about containers is
 	// the container's image, not a picture).
 	Unless []string `yaml:"unless" json:"unless,omitempty"`
+	// WordsOutsideErrors makes Words count only outside the error
+	// messages the post quotes: a word the program printed can have
+	// another sense there ("no kernel image is available" is CUDA's
+	// kernel image, not a picture; nine corpus issues), and the rule's
+	// Errors still read the messages.
+	WordsOutsideErrors bool `yaml:"words_outside_errors" json:"words_outside_errors,omitempty"`
 }
 
 // knownProgram reports whether name is a program the schema knows or a
