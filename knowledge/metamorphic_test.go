@@ -90,6 +90,10 @@ var perturbations = []struct {
 	fn   func(string) string
 }{
 	{"crlf", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
+	// An environment report as collect_env prints it since vLLM 0.9:
+	// keys padded so the colons line up, sections titled between rules
+	// of "=" (vllm#18362, #28352, #33675 print it so).
+	{"aligned-env-report", alignEnvReport},
 	// Each line of prose a list item, as posters list their steps and
 	// symptoms ("- vllm serve … fails with …"); lines already marked up
 	// (headings, lists, quotes, tables, tags, indented code) are left.
@@ -887,4 +891,34 @@ func TestTickedPastesReadAsBare(t *testing.T) {
 	if ticked < len(posts)/4 {
 		t.Errorf("only %d of %d readings had a paste to mark: the test no longer tests most posts", ticked, 2*len(posts))
 	}
+}
+
+// envKeyRE is a line of collect_env's report in its older form, "Key:
+// value", for the keys both forms print.
+var envKeyRE = regexp.MustCompile(`^(PyTorch version|Is debug build|CUDA used to build PyTorch|ROCM used to build PyTorch|OS|GCC version|Clang version|CMake version|Libc version|Python version|Python platform|Is CUDA available|CUDA runtime version|CUDA_MODULE_LOADING set to|GPU models and configuration|Nvidia driver version|cuDNN version|HIP runtime version|MIOpen runtime version|Is XNNPACK available): (.*)$`)
+
+// alignEnvReport rewrites the environment reports in a post's fenced code
+// as collect_env prints them since vLLM 0.9: each key padded to one
+// width before its colon, and the GPU section titled.
+func alignEnvReport(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	in := false
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t>"), "```") {
+			in = !in
+			out = append(out, l)
+			continue
+		}
+		m := envKeyRE.FindStringSubmatch(l)
+		if !in || m == nil {
+			out = append(out, l)
+			continue
+		}
+		if m[1] == "Is CUDA available" {
+			out = append(out, "", "==============================", "       CUDA / GPU Info", "==============================")
+		}
+		out = append(out, fmt.Sprintf("%-29s: %s", m[1], m[2]))
+	}
+	return strings.Join(out, "\n")
 }

@@ -25,8 +25,8 @@ type platformSignal struct {
 }
 
 var platformSignals = []platformSignal{
-	{regexp.MustCompile(`\+rocm\d*|\bROCM used to build PyTorch: \d`), "rocm", 10, []string{"rocm"}},
-	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
+	{regexp.MustCompile(`\+rocm\d*|\bROCM used to build PyTorch[ \t]*: \d`), "rocm", 10, []string{"rocm"}},
+	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch[ \t]*: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
 	{regexp.MustCompile(`\+cpu\b`), "cpu", 10, []string{"cpu"}},
 	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
 	// Intel's Gaudi accelerators, which vLLM runs as the HPU platform
