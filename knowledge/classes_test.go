@@ -829,7 +829,9 @@ func TestReadingClasses(t *testing.T) {
 		{
 			// A command written in a Chinese sentence ends where the
 			// sentence's text is glued to its last word
-			// (QwenLM/Qwen3-VL#348), as a link does (reading 51).
+			// (QwenLM/Qwen3-VL#348; vllm#4597's docker run, whose
+			// --gpu-memory-utilization was read as "0.9" and the rest of
+			// the sentence), as a link does (reading 51).
 			name:     "command glued to CJK text",
 			body:     "我用python -m vllm.entrypoints.openai.api_server --served-model-name qwen-vl --model /data/Qwen2-VL启动服务的时候报错了：",
 			commands: []string{"vllm serve --model=/data/Qwen2-VL --served-model-name=qwen-vl"},

@@ -200,7 +200,8 @@ func proseCommandWords(text string, s *Schema) string {
 		}
 		// So does the CJK text of the sentence, glued to the last word
 		// ("--model /workspace。。。的时候，仍然出现了报错",
-		// QwenLM/Qwen3-VL#348), as it ends a link (refURLRE).
+		// QwenLM/Qwen3-VL#348; "--gpu-memory-utilization 0.9部署成功了",
+		// vllm#4597), as it ends a link (refURLRE).
 		if loc := cjkRE.FindStringIndex(w); loc != nil {
 			if w = w[:loc[0]]; w == "" {
 				break
