@@ -836,54 +836,52 @@ func tickedPastes(s string, closed bool) string {
 }
 
 // TestTickedPastesReadAsBare holds a paste marked with single backticks
-// to what the same lines say unmarked: the facts of each test, dev and
-// corpus post with its code blocks between single backticks (closed or
-// left open) are those of the post with its fences removed. Before
-// unticked, a backtick before a prompt hid the command typed at it, and
-// a closed span glued its lines into one inline command.
+// to what the same lines say unmarked: the facts of each test and dev
+// post with its code blocks between single backticks (closed or left
+// open) are those of the post with its fences removed. Before unticked, a
+// backtick before a prompt hid the command typed at it, and a closed
+// span glued its lines into one inline command.
+// TestTickedPastesReadAsBareCorpus does the same over the corpus.
 func TestTickedPastesReadAsBare(t *testing.T) {
 	t.Parallel()
+	var posts []corpusIssue
+	for _, mp := range metamorphicPosts(t) {
+		posts = append(posts, corpusIssue{Title: mp.title, Body: mp.body})
+	}
+	checkTickedPastes(t, posts)
+}
+
+func TestTickedPastesReadAsBareCorpus(t *testing.T) {
+	t.Parallel()
+	checkTickedPastes(t, corpusUnderTest(t, 8))
+}
+
+// checkTickedPastes compares each post's facts with its pastes marked by
+// single backticks (tickedPastes), closed and open, against its facts
+// with its fences removed, and fails when too few posts have a paste to
+// mark for the comparison to say much.
+func checkTickedPastes(t *testing.T, posts []corpusIssue) {
+	t.Helper()
 	p, err := BuiltinPack("vllm")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := p.Schema()
-	type post struct{ name, title, body string }
-	var posts []post
-	for _, mp := range metamorphicPosts(t) {
-		posts = append(posts, post{mp.name, mp.title, mp.body})
-	}
-	if !testing.Short() {
-		if data, ok := sharedFile(t, "../../shared/kb-corpus/vllm-issues.json"); ok {
-			var issues []corpusIssue
-			if err := json.Unmarshal(data, &issues); err != nil {
-				t.Fatal(err)
-			}
-			for i, is := range issues {
-				if raceEnabled && i%8 != 0 {
-					continue
-				}
-				posts = append(posts, post{fmt.Sprintf("corpus %d", is.Number), is.Title, is.Body})
-			}
-		} else {
-			t.Log("the corpus is not available; the test and dev posts only")
-		}
-	}
 	ticked := 0
 	for _, closed := range []bool{false, true} {
-		for _, p := range posts {
-			bare := mdFenceRE.ReplaceAllStringFunc(p.body, func(block string) string {
+		for i, p := range posts {
+			bare := mdFenceRE.ReplaceAllStringFunc(p.Body, func(block string) string {
 				return "\n" + mdFenceRE.FindStringSubmatch(block)[1]
 			})
-			marked := tickedPastes(p.body, closed)
+			marked := tickedPastes(p.Body, closed)
 			if marked == bare {
 				continue
 			}
 			ticked++
-			fb, _ := Extract(Post{Title: p.title, Body: bare, Format: FormatMarkdown}, s)
-			fm, _ := Extract(Post{Title: p.title, Body: marked, Format: FormatMarkdown}, s)
+			fb, _ := Extract(Post{Title: p.Title, Body: bare, Format: FormatMarkdown}, s)
+			fm, _ := Extract(Post{Title: p.Title, Body: marked, Format: FormatMarkdown}, s)
 			if a, b := factPrint(fb, s), factPrint(fm, s); a != b {
-				t.Errorf("%s (closed %v): facts changed\n--- fences removed\n%s--- single backticks\n%s", p.name, closed, a, b)
+				t.Errorf("post %d %q (closed %v): facts changed\n--- fences removed\n%s--- single backticks\n%s", i, p.Title, closed, a, b)
 			}
 		}
 	}
