@@ -1732,6 +1732,15 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// zsh's default prompt on macOS puts the directory after a
+			// space and ends in "%" (vllm#31870); bash themes write the
+			// same with "$" (robertrosenbusch/gfx803_rocm#6). The command
+			// after it is the post's.
+			name:     "user@host directory prompt",
+			body:     "```\nme@My-MacBook-Pro vllm % docker run --rm -p 8000:8000 vllm/vllm-openai:latest --model m/a\n```\n\n```\n(base) me@archbox proj$ vllm serve m/b --max-model-len 4096\n```",
+			commands: []string{"docker run vllm/vllm-openai:latest --rm -p=8000:8000", "vllm serve --model=m/a", "vllm serve m/b --max-model-len=4096"},
+		},
+		{
 			// Windows' shells, where Docker Desktop users run vLLM's
 			// image: PowerShell's prompt and backtick continuations
 			// (Windows guides and scripts of many projects: "docker run

@@ -23,8 +23,11 @@ var genericPrograms = map[string]bool{
 // (base) root@host:~# ", a venv inside conda's base, vllm#18567), and
 // the bracketed prompt of Red Hat's and Fedora's shells and toolbox
 // containers ("(songdh) [root@localhost server_llm]# ", vllm#1784;
-// "⬢ [user@toolbx dir]$ ", kyuz0/amd-strix-halo-vllm-toolboxes#24).
-var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:⬢\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*|\[[\w.-]+@[\w.-]+(?:\s[^\]\n]{0,120})?\]\s*)?[$%#>]\s+`)
+// "⬢ [user@toolbx dir]$ ", kyuz0/amd-strix-halo-vllm-toolboxes#24), and
+// zsh's default on macOS, the directory after a space and "%" for "$"
+// ("user@Users-MacBook-Pro vllm % docker run …", vllm#31870; bash
+// themes write it with "$", robertrosenbusch/gfx803_rocm#6).
+var promptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:⬢\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*|\s+[^\s$#%@]{1,80})?\s*|\[[\w.-]+@[\w.-]+(?:\s[^\]\n]{0,120})?\]\s*)?[$%#>]\s+`)
 
 // themedPromptRE strips the prompts of shell themes, which end in a
 // glyph rather than "$": starship's and pure's "❯" after the directory

@@ -284,6 +284,11 @@ var perturbations = []struct {
 	{"shell-prompts", func(s string) string {
 		return prefixCommandLines(s, promptableRE, "$ ", "(venv) user@host:~/work$ ", "[root@localhost ~]# ", "(vllm) (base) root@gpu-0:~# ")
 	}},
+	// The same typed at zsh's default prompt on macOS, the directory
+	// after a space and "%" for "$" (vllm#31870).
+	{"zsh-prompts", func(s string) string {
+		return prefixCommandLines(s, promptableRE, "me@Users-MacBook-Pro work % ")
+	}},
 	// Each vllm or python command line in a fence run through a
 	// launcher, as launcher scripts and cluster jobs run it: a package
 	// manager's environment, a scheduler, a time limit.
