@@ -201,7 +201,9 @@ type Issue struct {
 //   - 53: a paste marked with single backticks reads as its bare lines;
 //     a version a Python session prints below its question is stated;
 //     Chinese sentences state versions glued to their words, and end a
-//     command written in them; Intel Gaudi is the HPU platform, not XPU.
+//     command written in them; Intel Gaudi is the HPU platform, not XPU;
+//     collect_env's aligned report reads as the older one; zsh's "user@host
+//     dir %" is a prompt; "image" in a quoted error tags no topic.
 const Reading = 53
 
 // ReadSources returns the Entry.Source values of entries read from a
