@@ -1713,8 +1713,9 @@ func TestReadingClasses(t *testing.T) {
 			// "image" in an error the post quotes is the program's word:
 			// CUDA's "no kernel image is available" (corpus #4604, #16901,
 			// #19906, #20193 and five more) is no post about pictures,
-			// while a post that says it sends images is.
-			name: "image inside a quoted error",
+			// while a post that says it sends images is; so is a
+			// container's image named by its reference.
+			name: "image inside a quoted error or beside a container image",
 			check: func(t *testing.T, _ Facts) {
 				for _, c := range []struct {
 					title, body string
@@ -1723,6 +1724,12 @@ func TestReadingClasses(t *testing.T) {
 					{"RTX 5090: RuntimeError: CUDA error: no kernel image is available for execution on the device", "Happens at start.", false},
 					{"Startup fails", "It fails with RuntimeError: CUDA error: no kernel image is available for execution on the device", false},
 					{"Startup fails", "Sending two images in one request fails with RuntimeError: CUDA error: no kernel image is available for execution on the device", true},
+					// "image" beside a container image's reference is the
+					// container's (vllm-dev C2-014's "Image:   intel/…",
+					// vllm#3122's "…/vllm-rocm:vllm-v0.2.4 image", kubectl's
+					// "Image: vllm/vllm-openai:v0.8.5", vllm#18163).
+					{"Reranker not detected", "# ENV\nImage:   intel/llm-scaler-vllm:0.14.0-b8.1\nServer command: vllm serve m/rerank", false},
+					{"Error running any model with acme/vllm-rocm:v0.2.4 image", "Same problem.", false},
 				} {
 					f, _ := Extract(Post{Title: c.title, Body: c.body}, s)
 					if got := slices.Contains(f.Topics, "multimodal"); got != c.want {

@@ -93,6 +93,11 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text += "\n" + strings.ToLower(g.Name)
 	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
+	// "image" beside a container image's reference is the container's
+	// ("Image:   intel/llm-scaler-vllm:0.14.0-b8.1", vllm-dev C2-014;
+	// "embeddedllminfo/vllm-rocm:vllm-v0.2.4 image", vllm#3122;
+	// kubectl's "Image: vllm/vllm-openai:v0.8.5", vllm#18163).
+	text = containerImageWordRE.ReplaceAllString(text, " $1$2 ")
 	if d := s.logs().defaults; d != nil {
 		text = d.ReplaceAllString(text, " ")
 	}
@@ -136,6 +141,11 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 // out of the text a rule's words are read in (WordsOutsideErrors): a
 // message of a word or two ("CUDA error") is as likely the poster's.
 const minQuotedError = 12
+
+// containerImageWordRE is the word "image" before or after a container
+// image's reference, a registry path with a tag (lower case: topicsOf
+// reads lowered text); $1 or $2 is the reference.
+var containerImageWordRE = regexp.MustCompile(`\bimage\s*[:=]?\s+((?:[\w.-]+/)+[\w.-]+:[\w.+-]+)|((?:[\w.-]+/)+[\w.-]+:[\w.+-]+)\s+image\b`)
 
 // settingPairRE is one "name=value" of a configuration dump.
 var settingPairRE = regexp.MustCompile(`\b[a-z][\w.]*=\S`)
