@@ -26,6 +26,14 @@ func addPostSeeds(f *testing.F) {
 	// Rich's boxed tracebacks, one cut off, one with a wrapped path.
 	f.Add("╭─ Traceback (most recent call last) ─╮\n│ /a/site-packages/x/ │\n│ y.py:1 in │\n│ f │\n╰──╯\nE: m\n┌─ Traceback (most recent call last) ─┐\n│ a.py:2 in\nX")
 	f.Add("1/5 [00:01]Traceback (most recent call last):\n  File \"/x/site-packages/torch/a.py\", line 1, in f\nE: x, Traceback (most recent call last):\nTraceback (most recent call last):Traceback (most recent call last):\nRuntimeError: CUDA out of memory")
+	// Reading 53's shapes: a paste between single backticks, open and
+	// closed; a Python session's version answers; a version and a
+	// command glued to Chinese text; zsh's prompt; an aligned report; a
+	// container image beside "image".
+	f.Add("`(v) a@b:~$ vllm serve m\nINFO x\n`\n\n`vllm serve n --p 1\nE: x`` `")
+	f.Add(">>> print(torch.__version__)\n'2.0.1+cu118\nIn [1]: vllm.__version__\nOut[1]: '0.1'\n>>> torch.version.cuda\n")
+	f.Add("用的VLLM版本v0.10.0，我运行vllm serve m --p 1。的时候，版本是")
+	f.Add("me@host dir % docker run x/y:1 --m a\nme@host % \nOS : macOS 15 (arm64)\nIs CUDA available : False\n   CUDA / GPU Info\nImage:   a/b:c image x/y:z")
 }
 
 func FuzzExtract(f *testing.F) {
