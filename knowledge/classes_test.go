@@ -825,6 +825,13 @@ func TestReadingClasses(t *testing.T) {
 			name:     "versions in Chinese sentences",
 			body:     "在尝试用VLLM版本v0.10.0的时候报错\n\ntorch版本是2.6.0，从0.7.0开始版本部署Qwen2_vl服务存在问题",
 			versions: map[string]string{"vllm": "0.10.0", "torch": "2.6.0"},
+			check: func(t *testing.T, f Facts) {
+				for name, v := range f.Versions {
+					if v == "0.7.0" {
+						t.Errorf("%s = %s: the release a change started from read as installed", name, v)
+					}
+				}
+			},
 		},
 		{
 			// A command written in a Chinese sentence ends where the

@@ -93,22 +93,24 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text += "\n" + strings.ToLower(g.Name)
 	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
-	// "image" beside a container image's reference is the container's
-	// ("Image:   intel/llm-scaler-vllm:0.14.0-b8.1", vllm-dev C2-014;
-	// "embeddedllminfo/vllm-rocm:vllm-v0.2.4 image", vllm#3122;
-	// kubectl's "Image: vllm/vllm-openai:v0.8.5", vllm#18163).
-	text = containerImageWordRE.ReplaceAllString(text, " $1$2 ")
 	if d := s.logs().defaults; d != nil {
 		text = d.ReplaceAllString(text, " ")
 	}
 	var errText strings.Builder
-	outside := text // text without the post's error messages
 	for _, e := range f.Errors {
-		msg := strings.ToLower(e.Message)
-		errText.WriteString(strings.ToLower(e.Type) + ": " + msg + "\n")
-		if len(msg) >= minQuotedError {
-			outside = strings.ReplaceAll(outside, msg, " ")
+		errText.WriteString(strings.ToLower(e.Type + ": " + e.Message + "\n"))
+	}
+	// The text without its program text, made once when a rule asks.
+	var outside string
+	made := false
+	wordsOf := func(t Topic) string {
+		if !t.WordsOutsideProgramText {
+			return text
 		}
+		if !made {
+			outside, made = withoutProgramText(text, f.Errors), true
+		}
+		return outside
 	}
 	// Rules with Unless are read after the others, whose tags they ask
 	// about; the tags keep the order of the rules.
@@ -119,11 +121,7 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 			if (len(t.Unless) > 0) != last || tagged[t.Tag] || slices.ContainsFunc(t.Unless, func(u string) bool { return tagged[u] }) {
 				continue
 			}
-			words := text
-			if t.WordsOutsideErrors {
-				words = outside
-			}
-			if topicHit(t, f, words, errText.String()) {
+			if topicHit(t, f, wordsOf(t), errText.String()) {
 				hit[i], tagged[t.Tag] = true, true
 			}
 		}
@@ -137,8 +135,23 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 	return out
 }
 
+// withoutProgramText returns a post's lowered text without the program
+// text it quotes (Topic.WordsOutsideProgramText): the messages of its
+// errors, and the word "image" beside a container image's reference
+// ("Image:   intel/llm-scaler-vllm:0.14.0-b8.1", vllm-dev C2-014;
+// "embeddedllminfo/vllm-rocm:vllm-v0.2.4 image", vllm#3122; kubectl's
+// "Image: vllm/vllm-openai:v0.8.5", vllm#18163), which names the image.
+func withoutProgramText(text string, errs []ErrorInfo) string {
+	for _, e := range errs {
+		if msg := strings.ToLower(e.Message); len(msg) >= minQuotedError {
+			text = strings.ReplaceAll(text, msg, " ")
+		}
+	}
+	return containerImageWordRE.ReplaceAllString(text, " $1$2 ")
+}
+
 // minQuotedError is the length below which an error message is not cut
-// out of the text a rule's words are read in (WordsOutsideErrors): a
+// out of the text a rule's words are read in (withoutProgramText): a
 // message of a word or two ("CUDA error") is as likely the poster's.
 const minQuotedError = 12
 

@@ -308,12 +308,13 @@ type Topic struct {
 	// post about something else ("image" in a post about containers is
 	// the container's image, not a picture).
 	Unless []string `yaml:"unless" json:"unless,omitempty"`
-	// WordsOutsideErrors makes Words count only outside the error
-	// messages the post quotes: a word the program printed can have
-	// another sense there ("no kernel image is available" is CUDA's
-	// kernel image, not a picture; nine corpus issues), and the rule's
-	// Errors still read the messages.
-	WordsOutsideErrors bool `yaml:"words_outside_errors" json:"words_outside_errors,omitempty"`
+	// WordsOutsideProgramText makes Words count only outside the program
+	// text the post quotes — its error messages and the names it gives
+	// container images — where a word can have another sense ("no kernel
+	// image is available" is CUDA's kernel image, nine corpus issues;
+	// "Image: intel/llm-scaler-vllm:0.14" a container's, vllm-dev
+	// C2-014). The rule's Errors still read the messages.
+	WordsOutsideProgramText bool `yaml:"words_outside_program_text" json:"words_outside_program_text,omitempty"`
 }
 
 // knownProgram reports whether name is a program the schema knows or a
