@@ -834,6 +834,14 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An English sentence may say "is" between a package and
+			// its version ("My vllm is 0.8.2.", vllm-project/vllm#15871;
+			// "My current vllm is 0.6.5.", Tomorrowdawn/top_nsigma#2).
+			name:     "package is version in a sentence",
+			body:     "Loading fails on a 3090 box. My current vllm is 0.7.1 and torch is 2.5.1, so which release does this repo expect?",
+			versions: map[string]string{"vllm": "0.7.1", "torch": "2.5.1"},
+		},
+		{
 			// A command written in a Chinese sentence ends where the
 			// sentence's text is glued to its last word
 			// (QwenLM/Qwen3-VL#348; vllm#4597's docker run, whose

@@ -119,8 +119,10 @@ func compilePackages(names []string) compiledPackages {
 	// write it ("vllm0.6.3.post1 … on wsl", vllm#10116; "WSL2中vllm0.4.0
 	// 无法启动", #4140; "Using VLLM0.7.2 server", #13252) or a wheel
 	// names it ("vllm-0.6.3"); so what precedes the name is anything but a
-	// word, a path or a dotted name.
-	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+|-)?` + versionPat + `\b`)
+	// word, a path or a dotted name. A sentence may say "is" between them
+	// ("My vllm is 0.8.2.", vllm-project/vllm#15871; "My current vllm is
+	// 0.6.5.", Tomorrowdawn/top_nsigma#2), as a label's "version is" does.
+	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+is\s+|\s+|-)?` + versionPat + `\b`)
 	return c
 }
 
