@@ -842,6 +842,19 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.7.1", "torch": "2.5.1"},
 		},
 		{
+			// A Helm chart's release is the deployment's
+			// (vllm-project/production-stack#407's "Helm Chart Version:
+			// 0.1.2"), not a package's.
+			name:     "Helm chart version",
+			body:     "Helm Chart Version: 0.1.2\nvLLM version: 0.8.5",
+			versions: map[string]string{"vllm": "0.8.5"},
+			check: func(t *testing.T, f Facts) {
+				if v, ok := f.Versions["chart"]; ok {
+					t.Errorf("chart = %s: a Helm chart's release read as a package's", v)
+				}
+			},
+		},
+		{
 			// A command written in a Chinese sentence ends where the
 			// sentence's text is glued to its last word
 			// (QwenLM/Qwen3-VL#348; vllm#4597's docker run, whose
@@ -1745,6 +1758,13 @@ func TestReadingClasses(t *testing.T) {
 					// "Image: vllm/vllm-openai:v0.8.5", vllm#18163).
 					{"Reranker not detected", "# ENV\nImage:   intel/llm-scaler-vllm:0.14.0-b8.1\nServer command: vllm serve m/rerank", false},
 					{"Error running any model with acme/vllm-rocm:v0.2.4 image", "Same problem.", false},
+					// So is "image" before a word only a container's image
+					// has (C3-017's "Image tag: v0.28.0-gb10.0", a Helm
+					// deployment's "Image Tag: 2025-04-18",
+					// vllm-project/production-stack#407), in a post that
+					// names no docker; a picture's image stays one.
+					{"Engine fails to start", "Helm chart 0.1.2\nImage Tag: 2025-04-18\nModel: m/a", false},
+					{"Engine fails to start", "Requests with an image fail.\nImage tag: v0.9.1", true},
 				} {
 					f, _ := Extract(Post{Title: c.title, Body: c.body}, s)
 					if got := slices.Contains(f.Topics, "multimodal"); got != c.want {

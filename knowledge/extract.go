@@ -137,17 +137,25 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 
 // withoutProgramText returns a post's lowered text without the program
 // text it quotes (Topic.WordsOutsideProgramText): the messages of its
-// errors, and the word "image" beside a container image's reference
-// ("Image:   intel/llm-scaler-vllm:0.14.0-b8.1", vllm-dev C2-014;
-// "embeddedllminfo/vllm-rocm:vllm-v0.2.4 image", vllm#3122; kubectl's
-// "Image: vllm/vllm-openai:v0.8.5", vllm#18163), which names the image.
+// errors, and the word "image" where it names a container's image:
+// beside the image's reference ("Image:   intel/llm-scaler-vllm:0.14.0-b8.1",
+// vllm-dev C2-014; "embeddedllminfo/vllm-rocm:vllm-v0.2.4 image",
+// vllm#3122; kubectl's "Image: vllm/vllm-openai:v0.8.5", vllm#18163) or
+// before a word only images of containers have ("Image tag: v0.28.0",
+// C3-017; "Image Tag: 2025-04-18", a Helm deployment in
+// vllm-project/production-stack#407; "image id：7e80…", C1-025).
 func withoutProgramText(text string, errs []ErrorInfo) string {
 	for _, e := range errs {
 		if msg := strings.ToLower(e.Message); len(msg) >= minQuotedError {
 			text = strings.ReplaceAll(text, msg, " ")
 		}
 	}
-	return containerImageWordRE.ReplaceAllString(text, " $1$2 ")
+	return containerImageWordRE.ReplaceAllStringFunc(text, func(m string) string {
+		if rest, ok := strings.CutPrefix(m, "image"); ok {
+			return " " + rest
+		}
+		return strings.TrimSuffix(m, "image") + " "
+	})
 }
 
 // minQuotedError is the length below which an error message is not cut
@@ -156,9 +164,10 @@ func withoutProgramText(text string, errs []ErrorInfo) string {
 const minQuotedError = 12
 
 // containerImageWordRE is the word "image" before or after a container
-// image's reference, a registry path with a tag (lower case: topicsOf
-// reads lowered text); $1 or $2 is the reference.
-var containerImageWordRE = regexp.MustCompile(`\bimage\s*[:=]?\s+((?:[\w.-]+/)+[\w.-]+:[\w.+-]+)|((?:[\w.-]+/)+[\w.-]+:[\w.+-]+)\s+image\b`)
+// image's reference, a registry path with a tag, or before a word of a
+// container image's (its tag, id, digest or pull) (lower case: topicsOf
+// reads lowered text).
+var containerImageWordRE = regexp.MustCompile(`\bimage\s*[:=]?\s+(?:[\w.-]+/)+[\w.-]+:[\w.+-]+|(?:[\w.-]+/)+[\w.-]+:[\w.+-]+\s+image\b|\bimage[\s_-]*(?:tags?|id|digest|pull)\b`)
 
 // settingPairRE is one "name=value" of a configuration dump.
 var settingPairRE = regexp.MustCompile(`\b[a-z][\w.]*=\S`)

@@ -144,6 +144,10 @@ var notPackages = map[string]bool{
 	"ip": true, "host": true, "address": true, "date": true, "size": true, "total": true, "free": true,
 	"used": true, "gpu": true, "gib": true, "gb": true, "mb": true, "arch": true, "sm": true,
 	"kernel": true, "os": true, "ubuntu": true, "image": true, "tag": true, "linux": true,
+	// A Helm chart's own release ("Helm Chart Version: 0.1.2",
+	// vllm-project/production-stack#407; "chart: … version: v0.85.9",
+	// VictoriaMetrics/helm-charts#3070) is the deployment's, not a package's.
+	"chart": true,
 	// Qualifiers before "version": "API server version", "CUDA runtime
 	// version", "build version".
 	"server": true, "runtime": true, "api": true, "build": true, "client": true, "engine": true,
