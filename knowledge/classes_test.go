@@ -842,6 +842,25 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.7.1", "torch": "2.5.1"},
 		},
 		{
+			// An image's tag may name the releases of what it carries,
+			// part by part: AMD's vLLM images (ROCm's guides and many
+			// projects' scripts run rocm/vllm:rocm6.3.1_vllm_0.8.5_…)
+			// and GPUStack's runners (gpustack/gpustack#3835); a date or
+			// a channel is no release.
+			name:     "releases named in an image's tag",
+			body:     "```\ndocker run -it --device=/dev/kfd rocm/vllm:rocm6.4.1_vllm_0.10.1_20250909 vllm serve m/a\n```\n\nThe runner image is gpustack/runner:cuda12.9-vllm0.11.2 on the other host; rocm/vllm-dev:nightly_main_20250101 fails too.",
+			versions: map[string]string{"vllm": "0.10.1", "rocm": "6.4.1"},
+		},
+		{
+			// A launcher's log prints the command it runs as a bracketed
+			// list (GPUStack's "With image: …, arguments: [vllm serve …]",
+			// gpustack/gpustack#3707 and #3835); the command ends at the
+			// closing bracket, and a JSON list inside it nests.
+			name:     "command in a log's bracketed list",
+			body:     "2025-12-04 21:57:22 - gpustack.worker.backends.vllm - INFO - With image: vllm/vllm-openai:v0.12.0, arguments: [vllm serve /models/m-fp8 --max-model-len 8192 --stop '[\"x\"]' --port 40044], env: HOME",
+			commands: []string{`vllm serve /models/m-fp8 --max-model-len=8192 --port=40044 --stop=["x"]`},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

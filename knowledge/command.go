@@ -447,9 +447,30 @@ func (cs *commandSet) proseCommands() {
 // part, and the rest of the sentence is no arguments of it (zai-org/GLM-V#8
 // glued the closing quote to its last argument; vllm-dev B066 quotes its
 // command with spaces inside the quotes). A double quote inside single
-// quotes (a JSON value: '{"image":32}') is part of the command.
+// quotes (a JSON value: '{"image":32}') is part of the command. A command
+// a log prints as a bracketed list ends at the bracket that closes it
+// ("With image: vllm/vllm-openai:v0.12.0, arguments: [vllm serve m
+// --max-model-len 8192 …]", GPUStack's worker log in gpustack/gpustack#3707
+// and #3835); brackets inside it (a JSON list's value) nest.
 func quotedTail(l string, i int) string {
 	before := strings.TrimRight(l[:i], " \t")
+	if strings.HasSuffix(before, "[") {
+		depth, single := 0, false
+		for j, r := range l[i:] {
+			switch {
+			case r == '\'':
+				single = !single
+			case single:
+			case r == '[':
+				depth++
+			case r == ']' && depth == 0:
+				return l[i : i+j]
+			case r == ']':
+				depth--
+			}
+		}
+		return l[i:]
+	}
 	if !strings.HasSuffix(before, `"`) && !strings.HasSuffix(before, "“") {
 		return l[i:]
 	}

@@ -162,7 +162,7 @@ func afterFlag(before string) bool {
 }
 
 func isCommandBoundary(b byte) bool {
-	return b == ' ' || b == '\t' || b == ':' || b == '(' || b == '`' || b == '"' || b == '\'' || b >= 0x80
+	return b == ' ' || b == '\t' || b == ':' || b == '(' || b == '[' || b == '`' || b == '"' || b == '\'' || b >= 0x80
 }
 
 // proseCommandWords cuts a command found in a sentence where the sentence

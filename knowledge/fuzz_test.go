@@ -34,6 +34,11 @@ func addPostSeeds(f *testing.F) {
 	f.Add(">>> print(torch.__version__)\n'2.0.1+cu118\nIn [1]: vllm.__version__\nOut[1]: '0.1'\n>>> torch.version.cuda\n")
 	f.Add("用的VLLM版本v0.10.0，我运行vllm serve m --p 1。的时候，版本是")
 	f.Add("me@host dir % docker run x/y:1 --m a\nme@host % \nOS : macOS 15 (arm64)\nIs CUDA available : False\n   CUDA / GPU Info\nImage:   a/b:c image x/y:z")
+	// Reading 54's: "vllm is 0.8.2" in a sentence; an image's tag naming
+	// releases part by part; "image tag"; a command in a log's bracketed
+	// list, cut off and nested.
+	f.Add("My vllm is 0.8.2 and torch is\nImage Tag: x\nrocm/vllm:rocm6.3_vllm_0.8.5_2025 a/b:c-vllm0.1-_ x/y:_-")
+	f.Add("arguments: [vllm serve m --s '[[\"]' --p [1] ] x [vllm serve n --p 2\n[[vllm serve --a]]]")
 }
 
 func FuzzExtract(f *testing.F) {

@@ -369,14 +369,51 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 }
 
 // imageTags reads the release of each image named with its tag in text
-// ("vllm/vllm-openai:v0.8.3", "intel/vllm:0.17.0-xpu") as its package's.
+// ("vllm/vllm-openai:v0.8.3", "intel/vllm:0.17.0-xpu") as its package's,
+// and the releases a tag names part by part (taggedParts).
 func (vs *versionSet) imageTags(text string, s *Schema, tier int) {
 	for _, m := range imageTagRE.FindAllStringSubmatch(text, -1) {
 		if pkg := imagePackage(m[1], s); pkg != "" && !containerRelease(m[1], m[2]) {
 			vs.set(pkg, m[2], tier)
 		}
 	}
+	vs.taggedParts(text, tier)
 }
+
+// taggedParts reads the releases an image's tag names for the packages
+// it carries, one part each between "_" and "-": a known package's name
+// glued to its release or followed by it, as AMD tags its vLLM images
+// ("rocm/vllm:rocm6.3.1_vllm_0.8.5_20250513",
+// "rocm/vllm:rocm6.2_mi300_ubuntu20.04_py3.9_vllm_0.6.4"; ROCm's guides
+// and the scripts and manifests of many projects run them) and GPUStack
+// its runners ("gpustack/runner:cuda12.9-vllm0.11.2", gpustack/gpustack#3835).
+// CUDA's, ROCm's and Python's releases are read by their own forms.
+func (vs *versionSet) taggedParts(text string, tier int) {
+	if !strings.Contains(text, ":") || !vs.pk.mayState(text) {
+		return
+	}
+	for _, m := range partedTagRE.FindAllStringSubmatch(text, 8) {
+		parts := strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return r == '_' || r == '-' })
+		for i, p := range parts {
+			name, ver := p, ""
+			if g := gluedPartRE.FindStringSubmatch(p); g != nil {
+				name, ver = g[1], g[2]
+			} else if i+1 < len(parts) && bareVersionRE.MatchString(parts[i+1]) {
+				ver = strings.TrimPrefix(parts[i+1], "v")
+			}
+			if ver != "" && vs.pk.known[name] && name != "cuda" && name != "rocm" && name != "python" {
+				vs.set(name, ver, tier)
+			}
+		}
+	}
+}
+
+var (
+	// partedTagRE is an image reference whose tag has parts ($1).
+	partedTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])(?:[\w.-]+/)+[\w.-]+:([\w.+]+[_-][\w.+-]+)`)
+	// gluedPartRE is a tag's part that glues a name to its release.
+	gluedPartRE = regexp.MustCompile(`^([a-z][a-z0-9]*?[a-z])v?(\d+\.\d+(?:\.\d+)*)$`)
+)
 
 // spacedImageTags reads a program's own image named with its release tag
 // after a space, as a sentence writes it ("on vllm-openai v0.8.3",
