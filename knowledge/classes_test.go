@@ -861,6 +861,21 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{`vllm serve /models/m-fp8 --max-model-len=8192 --port=40044 --stop=["x"]`},
 		},
 		{
+			// Hugging Face's launcher runs a module as python -m does:
+			// lm-eval's multi-GPU form (EleutherAI/lm-evaluation-harness
+			// #2028, pasted between backticks on lines of their own, as
+			// vllm#17792 closes its error; evaluation scripts of many
+			// projects), under uv's launcher too.
+			name:     "module run by accelerate launch",
+			body:     "`\nexport CUDA_VISIBLE_DEVICES=\"0,1\"\naccelerate launch -m lm_eval --model vllm \\\n    --model_args pretrained=\"org/m-9b\",dtype=bfloat16 \\\n    --tasks mmlu \\\n    --batch_size 2 \\\n`\n\n```\nuv run accelerate launch -m lm_eval --model vllm --model_args pretrained=org/n,tensor_parallel_size=2 --tasks gsm8k\n```",
+			commands: []string{
+				"lm_eval --batch-size=2 --model=vllm --model-args=pretrained=org/m-9b,dtype=bfloat16 --tasks=mmlu",
+				"vllm --dtype=bfloat16 --model=org/m-9b",
+				"lm_eval --model=vllm --model-args=pretrained=org/n,tensor_parallel_size=2 --tasks=gsm8k",
+				"vllm --model=org/n --tensor-parallel-size=2",
+			},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

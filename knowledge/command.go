@@ -568,9 +568,12 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		}
 		env := strings.TrimSpace(line[:len(line)-len(rest)])
 		var stripped string
-		if at >= 0 {
+		switch {
+		case at >= 0 && w[at] == "-m":
+			stripped = "python " + strings.Join(w[at:], " ")
+		case at >= 0:
 			stripped = strings.Join(w[at:], " ")
-		} else {
+		default:
 			stripped = strings.Join(stripWrappers(w), " ")
 		}
 		line = strings.TrimSpace(env + " " + stripped)

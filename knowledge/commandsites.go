@@ -51,11 +51,21 @@ var launchers = map[string][]string{
 	"uv": {"run"}, "conda": {"run"}, "pixi": {"run"}, "poetry": {"run"}, "pipenv": {"run"},
 	"srun": nil, "timeout": nil, "numactl": nil, "taskset": nil, "nsys": {"profile"},
 	"apptainer": {"exec", "run"}, "singularity": {"exec", "run"},
+	// Hugging Face's launcher runs a module on every GPU: lm-eval's
+	// documented multi-GPU form, `accelerate launch -m lm_eval --model
+	// vllm …` (EleutherAI/lm-evaluation-harness#2028; evaluation scripts
+	// of many projects run it with `--model hf`).
+	"accelerate": {"launch"},
 }
 
+// moduleLaunchers are the launchers whose "-m" runs a Python module, as
+// `python -m` does (srun's "-m" is a distribution, not a module).
+var moduleLaunchers = map[string]bool{"accelerate": true}
+
 // launchedAt returns the index of the command a launcher runs among
-// words, or -1 when words start with no launcher or it runs no program
-// the schema knows. The launcher's options and arguments are not
+// words (of its "-m" when it runs a module, as `python -m` does), or -1
+// when words start with no launcher or it runs no program the schema
+// knows. The launcher's options and arguments are not
 // modelled one by one: the command is the first known program among the
 // words that is not an option's value (`conda run -n vllm vllm serve`,
 // `uv run --with vllm vllm --help`), else the first known program.
@@ -76,7 +86,12 @@ func launchedAt(words []string, s *Schema) int {
 	}
 	first := -1
 	for i := from; i < len(words); i++ {
-		if !s.knownProgram(path.Base(words[i])) {
+		if words[i] == "-m" && i+1 < len(words) && first < 0 && moduleLaunchers[path.Base(words[0])] {
+			return i // a module it runs as python -m does
+		}
+		// A launcher may run another ("uv run accelerate launch -m
+		// lm_eval …"), which the caller unwraps in turn.
+		if _, launcher := launchers[path.Base(words[i])]; !launcher && !s.knownProgram(path.Base(words[i])) {
 			continue
 		}
 		prev := words[i-1]

@@ -241,12 +241,16 @@ func unescapeMarkdown(l string) string {
 // nothing closes it and makes one code span of the lines when something
 // does (readMarkdown reads those lines as prose); either way the lines
 // say what they would say without it, and the backtick would hide a
-// prompt or a log prefix that must start its line.
+// prompt or a log prefix that must start its line. The backtick may
+// stand on a line of its own, as a fence's marks do (lm-evaluation-harness
+// #2028's "`", a command continued with backslashes, "`"; vllm#8564's
+// comment opens its traceback so); a shell would read it after a
+// continued line as one more argument.
 func unticked(l string) string {
 	if strings.Count(l, "`") != 1 {
 		return l
 	}
-	if t := strings.TrimSpace(l); len(t) > 1 && (t[0] == '`' || t[len(t)-1] == '`') {
+	if t := strings.TrimSpace(l); t[0] == '`' || t[len(t)-1] == '`' {
 		return strings.Replace(l, "`", "", 1)
 	}
 	return l
