@@ -866,13 +866,33 @@ func TestReadingClasses(t *testing.T) {
 			// #2028, pasted between backticks on lines of their own, as
 			// vllm#17792 closes its error; evaluation scripts of many
 			// projects), under uv's launcher too.
-			name:     "module run by accelerate launch",
-			body:     "`\nexport CUDA_VISIBLE_DEVICES=\"0,1\"\naccelerate launch -m lm_eval --model vllm \\\n    --model_args pretrained=\"org/m-9b\",dtype=bfloat16 \\\n    --tasks mmlu \\\n    --batch_size 2 \\\n`\n\n```\nuv run accelerate launch -m lm_eval --model vllm --model_args pretrained=org/n,tensor_parallel_size=2 --tasks gsm8k\n```",
+			name: "module run by accelerate launch",
+			body: "`\nexport CUDA_VISIBLE_DEVICES=\"0,1\"\naccelerate launch -m lm_eval --model vllm \\\n    --model_args pretrained=\"org/m-9b\",dtype=bfloat16 \\\n    --tasks mmlu \\\n    --batch_size 2 \\\n`\n\n```\nuv run accelerate launch -m lm_eval --model vllm --model_args pretrained=org/n,tensor_parallel_size=2 --tasks gsm8k\n```",
 			commands: []string{
 				"lm_eval --batch-size=2 --model=vllm --model-args=pretrained=org/m-9b,dtype=bfloat16 --tasks=mmlu",
 				"vllm --dtype=bfloat16 --model=org/m-9b",
 				"lm_eval --model=vllm --model-args=pretrained=org/n,tensor_parallel_size=2 --tasks=gsm8k",
 				"vllm --model=org/n --tensor-parallel-size=2",
+			},
+		},
+		{
+			// "AMD" before one of AMD's processor families names the
+			// host's CPU (collect_env's "Model name: AMD EPYC 75F3 32-Core
+			// Processor" on NVIDIA hosts, vllm#9664, #17972), not a GPU
+			// ROCm drives; a Ryzen AI APU's Radeon is one
+			// (vllm#28460's "AMD Ryzen AI 9 HX PRO 370 w/ Radeon 890M").
+			name: "AMD processors are CPUs",
+			check: func(t *testing.T, _ Facts) {
+				for _, c := range []struct{ title, body, want string }{
+					{"Server hangs after a few requests", "Host: AMD EPYC 7R13 Processor, 8 CPUs; GPU: one L4.", "cuda"},
+					{"Slow prefill", "My box is an AMD Ryzen 9 7950X with an RTX 4090.", "cuda"},
+					{"rocm crash AMD Ryzen AI 9 HX PRO 370 w/ Radeon 890M", "Crashes at start.", "rocm"},
+				} {
+					f, _ := Extract(Post{Title: c.title, Body: c.body}, s)
+					if f.Platform != c.want || c.want == "cuda" && slices.Contains(f.Topics, "rocm") {
+						t.Errorf("platform %q, topics %v, want %s for %q", f.Platform, f.Topics, c.want, c.body)
+					}
+				}
 			},
 		},
 		{

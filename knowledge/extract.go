@@ -93,6 +93,9 @@ func topicsOf(doc *document, f *Facts, s *Schema) []string {
 		text += "\n" + strings.ToLower(g.Name)
 	}
 	text = unsetSettingRE.ReplaceAllString(text, " ")
+	// Nor does an AMD processor's name, as the platform reader knows:
+	// "AMD EPYC" under NVIDIA GPUs is no post about ROCm.
+	text = withoutAMDCPUs(text)
 	if d := s.logs().defaults; d != nil {
 		text = d.ReplaceAllString(text, " ")
 	}

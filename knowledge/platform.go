@@ -132,6 +132,13 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 		}
 		return ""
 	})
+	// An AMD processor is the host's CPU, not a GPU ROCm drives: an
+	// EPYC under NVIDIA GPUs (collect_env's "Model name: AMD EPYC 7763
+	// 64-Core Processor", DGX A100 hosts), a Ryzen desktop beside a
+	// GeForce. A Ryzen AI part is an APU whose Radeon ROCm runs
+	// ("AMD Ryzen AI 9 HX PRO 370 w/ Radeon 890M", vllm#28460; Strix
+	// Halo's "Ryzen AI Max+ 395").
+	text = withoutAMDCPUs(text)
 	// An environment report's line that states an absence ("ROCM used
 	// to build PyTorch: N/A", "HIP runtime version: N/A") names what the
 	// set-up does not have.
@@ -203,7 +210,10 @@ var (
 	// section on GPUs, on every machine.
 	envSectionTitleRE = regexp.MustCompile(`(?m)^[ \t]*CUDA / GPU Info[ \t]*$`)
 	cpuCoreRE         = regexp.MustCompile(`(?i)\bon cpu \d+`)
-	gitLogLineRE      = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+	// amdCPURE is AMD's name before one of its processor families
+	// (withoutAMDCPUs).
+	amdCPURE     = regexp.MustCompile(`(?i)\bAMD(?:\(R\))?\s+(?:EPYC|Ryzen|Threadripper|Athlon|Opteron)(?:\(TM\))?(?:\s+AI\b)?`)
+	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
 )
 
 // hardwareHits counts, per platform, the distinct hardware words of the
@@ -568,4 +578,16 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 	}
 	return out
+}
+
+// withoutAMDCPUs returns text without the names of AMD's processors
+// other than its Ryzen AI APUs (amdCPURE): "AMD" there names the host's
+// CPU, not a GPU ROCm drives.
+func withoutAMDCPUs(text string) string {
+	return amdCPURE.ReplaceAllStringFunc(text, func(m string) string {
+		if strings.HasSuffix(strings.ToLower(m), " ai") {
+			return m
+		}
+		return ""
+	})
 }
