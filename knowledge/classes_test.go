@@ -896,6 +896,32 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// AMD's Radeons named without RX: APUs (Strix Halo's Radeon
+			// 8060S, vllm#36615; the Radeon 890M of vllm#28460, on a
+			// Ryzen AI part, which is ROCm's as Strix Halo is),
+			// workstation cards and the Radeon VII.
+			name:  "Radeon GPUs without RX",
+			title: "crash on Radeon 8060S (gfx1151)",
+			body:  "Same on my Ryzen AI 9 HX 370 laptop (Radeon 890M), a Radeon Pro W7900 48GB and a Radeon VII; 2x AMD Radeon AI PRO R9700 work.",
+			gpus:  []GPU{{Name: "Radeon 8060S"}, {Name: "Radeon 890M"}, {Name: "Radeon Pro W7900", MemoryGiB: 48}, {Name: "Radeon VII"}, {Name: "AMD Radeon AI PRO R9700", Count: 2}},
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "rocm" {
+					t.Errorf("platform = %q", f.Platform)
+				}
+			},
+		},
+		{
+			// Strix Halo named by its code name or its Ryzen AI part.
+			name:  "Strix Halo is ROCm's",
+			title: "vLLM on Strix Halo: engine core dies",
+			body:  "Ryzen AI Max+ 395 with 128 GB, vllm 0.11.0",
+			check: func(t *testing.T, f Facts) {
+				if f.Platform != "rocm" {
+					t.Errorf("platform = %q", f.Platform)
+				}
+			},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

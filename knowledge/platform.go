@@ -288,8 +288,15 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
-		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
+
+// radeonPat is an AMD Radeon named without RX: an APU's ("Radeon 8060S",
+// Strix Halo's, vllm#36615; "Radeon 890M", vllm#28460), a workstation
+// card ("Radeon PRO W7900", "Radeon Pro W7900D", "Radeon PRO V710",
+// "Radeon AI PRO R9700") or the Radeon VII, as ROCm's support tables and
+// the notes of many projects that run on them name them.
+const radeonPat = `(?:AMD\s+)?Radeon\s+(?:PRO\s+)?(?:AI\s+PRO\s+R\d{4}|[WV]\d{3,4}D?|\d{3,4}[MS]|VII)\b`
 
 // jetsonPat is an NVIDIA Jetson module, whose GPU is part of the board:
 // "Jetson AGX Orin", "jetson orin agx 64gb", "Jetson Orin Nano", "AGX
