@@ -922,6 +922,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A container's entrypoint chosen on the command line runs
+			// the arguments after the image: a shell's script ("-c",
+			// "-lc"), even one that starts with a command no program
+			// names (zai-org/Open-AutoGLM#133), python3's module (corpus
+			// #6692), or an interactive shell, which runs no server
+			// (vllm-dev C3-005).
+			name:     "container entrypoint chosen on the command line",
+			body:     "```\ndocker run --gpus all --entrypoint /bin/bash vllm/vllm-openai:v0.12.0 -c \"rm -rf /dev/shm/x && pip install -U transformers --pre && python3 -m vllm.entrypoints.openai.api_server --model /model --max-model-len 4096\"\ndocker run --gpus all --entrypoint python3 vllm/vllm-openai:v0.5.2 -m vllm.entrypoints.openai.api_server --model m/a --port 5509\ndocker run -it --rm --entrypoint bash vllm/vllm-openai:latest\n```",
+			commands: []string{
+				"docker run vllm/vllm-openai:v0.12.0 --entrypoint=/bin/bash --gpus=all",
+				"pip install --pre -U=transformers",
+				"vllm serve --max-model-len=4096 --model=/model",
+				"docker run vllm/vllm-openai:v0.5.2 --entrypoint=python3 --gpus=all",
+				"vllm serve --model=m/a --port=5509",
+				"docker run vllm/vllm-openai:latest --entrypoint=bash --rm -it",
+			},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

@@ -733,14 +733,14 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		return harnessed(c, s)
 	case (name == "docker" || name == "podman") && len(args) > 0 && args[0] == "run":
 		return dockerRun(name, args[1:], env, s)
-	case (name == "bash" || name == "sh") && len(args) >= 2 && args[0] == "-c":
+	case (name == "bash" || name == "sh") && len(args) >= 2 && shellScriptOption(args[0]):
 		// A shell given its script on the command line, as containers
 		// start servers ("docker run … /bin/bash -c \"pip install vllm &&
 		// vllm serve …\"", a Kubernetes command ["/bin/sh", "-c", "…"]):
 		// the script's commands are the ones that run, with the
 		// shell's environment and under the shell's wrapper. A script nests
 		// another only by escaping its quotes, so the depth stays small.
-		if cmds := parseCommandLine(args[1], s, false); len(cmds) > 0 {
+		if cmds := scriptCommands(args[1], s); len(cmds) > 0 {
 			for i := range cmds {
 				for k, v := range env {
 					if _, ok := cmds[i].Env[k]; !ok {
@@ -761,6 +761,36 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		return harnessed(c, s)
 	}
 	return []Command{c}
+}
+
+// scriptCommands returns the commands of a shell script given on a
+// command line: those of its line as a command line, or, when the line
+// starts with a command no program names ("rm -rf /dev/shm/… && pip
+// install -U transformers && python3 -m vllm.entrypoints.openai.api_server
+// …", zai-org/Open-AutoGLM#133), those of its later commands that run a
+// program the schema knows.
+func scriptCommands(script string, s *Schema) []Command {
+	if cmds := parseCommandLine(script, s, false); len(cmds) > 0 {
+		return cmds
+	}
+	if len(script) > maxCommandBytes {
+		return nil
+	}
+	calls, envs := shellCalls(script, script)
+	var out []Command
+	for i, words := range calls {
+		if len(words) > 0 && s.knownProgram(path.Base(words[0])) && !isVersionQuery(words) {
+			out = append(out, buildCommand(words, envs[i], s)...)
+		}
+	}
+	return out
+}
+
+// shellScriptOption reports whether a shell's option takes the script
+// as its next argument: "-c", alone or grouped with single-letter
+// options ("-lc" for a login shell, "-ec", "-xc").
+func shellScriptOption(a string) bool {
+	return len(a) >= 2 && len(a) <= 5 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "c")
 }
 
 // harnessed returns c and, when c is a harness selecting a pack's
@@ -861,6 +891,25 @@ func dockerRun(name string, args []string, env map[string]string, s *Schema) []C
 	c.Args = append(c.Args, image)
 	rest := args[i+1:]
 	out := []Command{c}
+	if ep := strings.Fields(c.Flags["--entrypoint"]); len(ep) > 0 {
+		// The entrypoint chosen on the command line runs with the
+		// arguments after the image, whatever the image's own would:
+		// a shell given a script ("--entrypoint /bin/bash
+		// vllm/vllm-openai:v0.12.0 -c \"pip install … && python3 -m
+		// vllm.entrypoints.openai.api_server …\"", zai-org/Open-AutoGLM#133;
+		// "-lc", launch scripts of many projects), or nothing to run
+		// but an interactive shell (a post that then runs vllm serve
+		// inside it).
+		if len(rest) > 0 {
+			for _, ic := range buildCommand(append(ep, rest...), c.Env, s) {
+				if ic.Via == "" {
+					ic.Via = name
+				}
+				out = append(out, ic)
+			}
+		}
+		return out
+	}
 	if p, sub := s.image(image); p != nil {
 		inner := rest
 		if len(inner) > 0 && path.Base(inner[0]) == p.Name {
