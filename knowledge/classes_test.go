@@ -928,8 +928,8 @@ func TestReadingClasses(t *testing.T) {
 			// names (zai-org/Open-AutoGLM#133), python3's module (corpus
 			// #6692), or an interactive shell, which runs no server
 			// (vllm-dev C3-005).
-			name:     "container entrypoint chosen on the command line",
-			body:     "```\ndocker run --gpus all --entrypoint /bin/bash vllm/vllm-openai:v0.12.0 -c \"rm -rf /dev/shm/x && pip install -U transformers --pre && python3 -m vllm.entrypoints.openai.api_server --model /model --max-model-len 4096\"\ndocker run --gpus all --entrypoint python3 vllm/vllm-openai:v0.5.2 -m vllm.entrypoints.openai.api_server --model m/a --port 5509\ndocker run -it --rm --entrypoint bash vllm/vllm-openai:latest\n```",
+			name: "container entrypoint chosen on the command line",
+			body: "```\ndocker run --gpus all --entrypoint /bin/bash vllm/vllm-openai:v0.12.0 -c \"rm -rf /dev/shm/x && pip install -U transformers --pre && python3 -m vllm.entrypoints.openai.api_server --model /model --max-model-len 4096\"\ndocker run --gpus all --entrypoint python3 vllm/vllm-openai:v0.5.2 -m vllm.entrypoints.openai.api_server --model m/a --port 5509\ndocker run -it --rm --entrypoint bash vllm/vllm-openai:latest\n```",
 			commands: []string{
 				"docker run vllm/vllm-openai:v0.12.0 --entrypoint=/bin/bash --gpus=all",
 				"pip install --pre -U=transformers",
@@ -938,6 +938,14 @@ func TestReadingClasses(t *testing.T) {
 				"vllm serve --model=m/a --port=5509",
 				"docker run vllm/vllm-openai:latest --entrypoint=bash --rm -it",
 			},
+		},
+		{
+			// Ray Serve LLM passes engine settings in its LLMConfig's
+			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
+			// they are the engine's flags, as LLM()'s keywords are.
+			name:     "Ray Serve LLM engine settings",
+			body:     "```python\nllm_config = LLMConfig(\n    model_loading_config=dict(model_id=\"qwen\", model_source=\"/models/Qwen2.5-0.5B-Instruct\"),\n    engine_kwargs=dict(\n        tensor_parallel_size=2,\n        max_model_len=8192,\n    ),\n)\n```",
+			commands: []string{"vllm serve --max-model-len=8192 --tensor-parallel-size=2"},
 		},
 		{
 			// A Helm chart's release is the deployment's

@@ -571,8 +571,11 @@ func withProgram(words []string, image string, s *Schema) []string {
 
 var (
 	// A Python API call whose keyword arguments are engine settings:
-	// LLM(model="x", tensor_parallel_size=2).
-	apiCallRE = regexp.MustCompile(`\b(?:LLM|EngineArgs|AsyncEngineArgs)\(`)
+	// LLM(model="x", tensor_parallel_size=2), and the engine settings
+	// Ray Serve LLM passes on ("LLMConfig(…, engine_kwargs=dict(
+	// tensor_parallel_size=2))", ray-project/ray#53907, #64466 and Ray's
+	// guides).
+	apiCallRE = regexp.MustCompile(`\b(?:LLM|EngineArgs|AsyncEngineArgs|engine_kwargs\s*=\s*dict)\(`)
 	kwargRE   = regexp.MustCompile(`(?s)([A-Za-z_]\w*)\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^{}]*\}|\[[^\[\]]*\]|[^,()\s]+)`)
 	// An assignment on a line of its own, and the literals a script's
 	// constants are given: `model_name = "org/model"`, `tp_size = 2  # two
@@ -636,7 +639,11 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		if prog == nil {
 			return nil
 		}
-		c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "python " + strings.TrimSuffix(text[loc[0]:loc[1]], "(") + "()"}
+		call := strings.TrimSuffix(text[loc[0]:loc[1]], "(")
+		if name, _, ok := strings.Cut(call, "="); ok {
+			call = strings.TrimSpace(name) // engine_kwargs=dict
+		}
+		c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "python " + call + "()"}
 		if len(prog.Subcommands) > 0 {
 			c.Subcommand = prog.Subcommands[0]
 		}
