@@ -204,7 +204,15 @@ type Issue struct {
 //     command written in them; Intel Gaudi is the HPU platform, not XPU;
 //     collect_env's aligned report reads as the older one; zsh's "user@host
 //     dir %" is a prompt; "image" in a quoted error tags no topic.
-const Reading = 53
+//   - 54: "vllm is 0.8.2" in a sentence states a version, as do the parts
+//     of an image's tag ("rocm6.3.1_vllm_0.8.5"); "image tag" is a
+//     container's; a Helm chart's release is no package's; a command a
+//     log prints as a bracketed list ends at its bracket; `accelerate
+//     launch -m` runs a module; a backtick alone on a line marks a paste;
+//     "AMD" before EPYC or Ryzen is a CPU; Radeons without RX, Strix Halo
+//     and Ryzen AI APUs are ROCm's; a container's --entrypoint runs the
+//     arguments after the image; Ray Serve's engine_kwargs are flags.
+const Reading = 54
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
