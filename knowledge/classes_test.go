@@ -948,6 +948,15 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve --max-model-len=8192 --tensor-parallel-size=2"},
 		},
 		{
+			// The platform plugins and their PyTorch backends are
+			// packages whose releases an NPU post states (vllm#8054's
+			// "torch_npu 版本2.3.1", vllm-ascend#337's pip list), under one
+			// name however it is spelled.
+			name:     "platform plugin releases",
+			body:     "昇腾910B3\n\nvllm                0.7.3+empty\nvllm_ascend          0.1.dev1+g233246d\n\ntorch_npu 版本2.3.1",
+			versions: map[string]string{"vllm": "0.7.3+empty", "vllm-ascend": "0.1.dev1+g233246d", "torch-npu": "2.3.1"},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

@@ -211,7 +211,9 @@ type Issue struct {
 //     launch -m` runs a module; a backtick alone on a line marks a paste;
 //     "AMD" before EPYC or Ryzen is a CPU; Radeons without RX, Strix Halo
 //     and Ryzen AI APUs are ROCm's; a container's --entrypoint runs the
-//     arguments after the image; Ray Serve's engine_kwargs are flags.
+//     arguments after the image; Ray Serve's engine_kwargs are flags;
+//     the NPU and HPU platform plugins (vllm-ascend, torch_npu,
+//     vllm-gaudi) are packages.
 const Reading = 54
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -180,6 +180,10 @@ func versionKey(pkg string) string {
 		return "flashinfer"
 	case "flash_attn":
 		return "flash-attn"
+	case "vllm_ascend":
+		return "vllm-ascend"
+	case "torch_npu":
+		return "torch-npu"
 	}
 	if strings.HasPrefix(pkg, "nvidia-nccl-") {
 		return "nccl"
