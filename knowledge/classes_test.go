@@ -957,6 +957,16 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.7.3+empty", "vllm-ascend": "0.1.dev1+g233246d", "torch-npu": "2.3.1"},
 		},
 		{
+			// An accelerator named with a dash ("npu-910b",
+			// vllm-ascend#167; "Ascend-910B" in Ascend's guides) is no
+			// model, though "910B" has a parameter count's shape; a
+			// model named so still is one.
+			name:   "accelerator named like a model",
+			title:  "[Usage]: npu-910b 多卡推理可以，但多机部署报错",
+			body:   "Same on an Ascend-910B cluster with Qwen2.5-72B-Instruct.",
+			models: []string{"Qwen2.5-72B-Instruct"},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

@@ -462,7 +462,39 @@ func isModelName(name string, s *Schema) bool {
 		strings.Contains(name, "_") && !strings.ContainsAny(name, "-.") {
 		return false
 	}
-	return familyPrefix(name, s) || paramCountNameRE.MatchString(name)
+	return familyPrefix(name, s) || paramCountNameRE.MatchString(name) && !acceleratorName(name, s)
+}
+
+// acceleratorName reports whether each dash-separated part of name is a
+// platform's name or a hardware word of the vocabulary: "npu-910b"
+// (vllm-project/vllm-ascend#167's title), "Ascend-910B" (as Ascend's
+// kernels and guides write the chip), whose "910B" has a parameter
+// count's shape.
+func acceleratorName(name string, s *Schema) bool {
+	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
+	for _, p := range parts {
+		if p != "gpu" && !slices.Contains(platformOrder[:], p) && !hardwareWord(p, s) {
+			return false
+		}
+	}
+	return len(parts) > 0
+}
+
+// hardwareWord reports whether a lower-case word is one of the
+// vocabulary's hardware words ("ascend", "910b3" for "910B*").
+func hardwareWord(w string, s *Schema) bool {
+	if s == nil {
+		return false
+	}
+	for _, words := range s.Vocabulary.Hardware {
+		for _, h := range words {
+			h = strings.ToLower(h)
+			if stem, ok := strings.CutSuffix(h, "*"); ok && stem != "" && strings.HasPrefix(w, stem) || h == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // paramCountNameRE is a name whose dash-separated parts, after a first
