@@ -967,6 +967,24 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{"Qwen2.5-72B-Instruct"},
 		},
 		{
+			// TPUs, Neuron and Ascend's NPUs run on PyTorch's CPU build:
+			// beside their evidence "+cpu" names no platform
+			// (vllm-project/tpu-inference#2453's report on a TPU v5e,
+			// corpus #13479's TPU requirements); alone it still does.
+			name: "CPU build on a plugin accelerator",
+			check: func(t *testing.T, _ Facts) {
+				for _, c := range []struct{ title, body, want string }{
+					{"Cannot run Gemma on TPU v5e", "PyTorch version              : 2.10.0+cpu\nIs debug build               : False", "tpu"},
+					{"vLLM on TPU is broken with XLA errors", "ERROR: Could not find a version that satisfies the requirement torch==2.6.0.dev20241216+cpu", "tpu"},
+					{"Slow on my laptop", "PyTorch version: 2.6.0+cpu", "cpu"},
+				} {
+					if f, _ := Extract(Post{Title: c.title, Body: c.body}, s); f.Platform != c.want {
+						t.Errorf("platform %q, want %s for %q", f.Platform, c.want, c.title)
+					}
+				}
+			},
+		},
+		{
 			// A Helm chart's release is the deployment's
 			// (vllm-project/production-stack#407's "Helm Chart Version:
 			// 0.1.2"), not a package's.

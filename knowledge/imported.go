@@ -213,7 +213,8 @@ type Issue struct {
 //     and Ryzen AI APUs are ROCm's; a container's --entrypoint runs the
 //     arguments after the image; Ray Serve's engine_kwargs are flags;
 //     the NPU and HPU platform plugins (vllm-ascend, torch_npu,
-//     vllm-gaudi) are packages; "npu-910b" is an accelerator, no model.
+//     vllm-gaudi) are packages; "npu-910b" is an accelerator, no model;
+//     PyTorch's "+cpu" build beside a TPU, Neuron or NPU names no platform.
 const Reading = 54
 
 // ReadSources returns the Entry.Source values of entries read from a

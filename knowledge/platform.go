@@ -27,7 +27,7 @@ type platformSignal struct {
 var platformSignals = []platformSignal{
 	{regexp.MustCompile(`\+rocm\d*|\bROCM used to build PyTorch[ \t]*: \d`), "rocm", 10, []string{"rocm"}},
 	{regexp.MustCompile(`\+cu\d{2,3}\b|\bCUDA used to build PyTorch[ \t]*: \d`), "cuda", 8, []string{"+cu", "cuda used"}},
-	{regexp.MustCompile(`\+cpu\b`), "cpu", 10, []string{"cpu"}},
+	{cpuSuffixRE, "cpu", 10, []string{"cpu"}},
 	{regexp.MustCompile(`\+xpu\b|\bIntel(?:\(R\))? (?:Arc|Data Center GPU)|\bXPU\b`), "xpu", 8, []string{"xpu", "intel"}},
 	// Intel's Gaudi accelerators, which vLLM runs as the HPU platform
 	// (the vllm-gaudi plugin, HabanaAI's fork), not as an Intel GPU:
@@ -58,6 +58,9 @@ var platformSignals = []platformSignal{
 	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
+
+// cpuSuffixRE is PyTorch's CPU build suffix ("2.10.0+cpu").
+var cpuSuffixRE = regexp.MustCompile(`\+cpu\b`)
 
 // cudaAPIRE is "cuda" as PyTorch's API and vLLM's feature names write it,
 // whatever the GPU: torch.cuda.*, .cuda(), a "cuda" device string, CUDA
@@ -90,6 +93,9 @@ var platformOrder = [...]string{"rocm", "cuda", "cpu", "xpu", "hpu", "tpu", "neu
 
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
+	// cpuBuild is the evidence of PyTorch's CPU build ("+cpu"), which
+	// says only that the wheel is not CUDA's (cpuBuildOnly).
+	cpuBuild := 0
 	// "Is CUDA available: False" in an environment report says the CUDA
 	// a PyTorch wheel was built with has no device here (an AWS Neuron
 	// or TPU host, a CPU-only box with the default wheel): the build
@@ -105,6 +111,7 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 			score["cuda"] += 8
 		case strings.HasSuffix(ver, "+cpu"):
 			score["cpu"] += 10
+			cpuBuild += 10
 		case strings.Contains(ver, "+xpu"):
 			score["xpu"] += 10
 		case strings.Contains(ver, "+hpu"):
@@ -166,6 +173,9 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 		n := len(s.re.FindAllStringIndex(text, 3))
 		if n > 0 {
 			score[s.platform] += s.weight * min(n, 3)
+			if s.re == cpuSuffixRE {
+				cpuBuild += s.weight * min(n, 3)
+			}
 		}
 	}
 	// The pack's own markers: image names and build settings that name a
@@ -190,6 +200,15 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	}
 	for plat, n := range hardwareHits(text, s) {
 		score[plat] += hardwareWeight * min(n, 3)
+	}
+	// An accelerator whose PyTorch backend is a plugin runs on PyTorch's
+	// CPU build: TPUs (torch_xla and JAX; "PyTorch version : 2.10.0+cpu"
+	// on a TPU v5e, vllm-project/tpu-inference#2453, and the TPU
+	// requirement torch==2.6.0.dev20241216+cpu, vllm#13479), Neuron and
+	// Ascend's NPUs (torch_neuronx, torch_npu). Beside their evidence the
+	// CPU build says nothing of the platform.
+	if score["tpu"] > 0 || score["neuron"] > 0 || score["npu"] > 0 {
+		score["cpu"] -= cpuBuild
 	}
 	best, bestScore := "", 0
 	for _, p := range platformOrder {
