@@ -39,6 +39,8 @@ func addPostSeeds(f *testing.F) {
 	// list, cut off and nested.
 	f.Add("My vllm is 0.8.2 and torch is\nImage Tag: x\nrocm/vllm:rocm6.3_vllm_0.8.5_2025 a/b:c-vllm0.1-_ x/y:_-")
 	f.Add("arguments: [vllm serve m --s '[[\"]' --p [1] ] x [vllm serve n --p 2\n[[vllm serve --a]]]")
+	f.Add("docker run --entrypoint /bin/bash v/vllm-openai:1 -lc \"rm -rf x && vllm serve m --p 1\"\ndocker run --entrypoint= a/b -c\nuv run accelerate launch -m\n`\nx = LLMConfig(engine_kwargs=dict(tensor_parallel_size=\n`")
+	f.Add("npu-910b Ascend-910B-x torch_npu 版本2.3.1 AMD EPYC AMD Ryzen AI Radeon 8060S TPU v5e 2.10.0+cpu")
 }
 
 func FuzzExtract(f *testing.F) {
