@@ -28,6 +28,9 @@ func TestReadingClasses(t *testing.T) {
 		// versions, when set, are versions the post must state (others
 		// may be read too).
 		versions map[string]string
+		// platform, when set, is the platform the post must read
+		// ("none" for no platform).
+		platform string
 		check    func(t *testing.T, f Facts)
 	}{
 		{
@@ -307,13 +310,9 @@ func TestReadingClasses(t *testing.T) {
 			// With VLLM_LOGGING_LEVEL=DEBUG, vLLM logs every platform it
 			// tries (vllm-project/vllm#16197 read "tpu" from them); the
 			// one it confirms is the post's.
-			name: "platform probe of a debug log",
-			body: "```\nDEBUG 04-07 19:38:47 [__init__.py:34] Checking if TPU platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:44] TPU platform is not available because: No module named 'libtpu'\nDEBUG 04-07 19:38:47 [__init__.py:52] Checking if CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:72] Confirmed CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:114] ROCm platform is not available because: No module named 'amdsmi'\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "cuda" {
-					t.Errorf("platform = %q, want cuda", f.Platform)
-				}
-			},
+			name:     "platform probe of a debug log",
+			body:     "```\nDEBUG 04-07 19:38:47 [__init__.py:34] Checking if TPU platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:44] TPU platform is not available because: No module named 'libtpu'\nDEBUG 04-07 19:38:47 [__init__.py:52] Checking if CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:72] Confirmed CUDA platform is available.\nDEBUG 04-07 19:38:47 [__init__.py:114] ROCm platform is not available because: No module named 'amdsmi'\n```",
+			platform: "cuda",
 		},
 		{
 			// Python's own options before -m: vllm-project/vllm#188
@@ -369,14 +368,10 @@ func TestReadingClasses(t *testing.T) {
 			// and its "N/A" lines name what the host lacks (#6269 then
 			// read as ROCm from "ROCM used to build PyTorch: N/A"; #16494
 			// and #16588 as Neuron from "Neuron SDK Version: N/A").
-			name:  "environment report of a host without the build's CUDA",
-			title: "[Bug]: vllm doesn't work with AWS neuron",
-			body:  "```\nPyTorch version: 2.1.2+cu121\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\nIs CUDA available: False\nCUDA_MODULE_LOADING set to: N/A\ncuDNN version: No CUDA\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "neuron" {
-					t.Errorf("platform = %q, want neuron", f.Platform)
-				}
-			},
+			name:     "environment report of a host without the build's CUDA",
+			title:    "[Bug]: vllm doesn't work with AWS neuron",
+			body:     "```\nPyTorch version: 2.1.2+cu121\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\nIs CUDA available: False\nCUDA_MODULE_LOADING set to: N/A\ncuDNN version: No CUDA\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
+			platform: "neuron",
 		},
 		{
 			// collect_env states torch's build twice: "PyTorch version:
@@ -402,13 +397,9 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
-			name: "environment report with only absent platforms",
-			body: "```\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "" {
-					t.Errorf("platform = %q, want none", f.Platform)
-				}
-			},
+			name:     "environment report with only absent platforms",
+			body:     "```\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A\nNeuron SDK Version: N/A\n```",
+			platform: "none",
 		},
 		{
 			// vLLM's model runner logs the model it loads
@@ -476,22 +467,14 @@ func TestReadingClasses(t *testing.T) {
 			// published under a hardware maker's organisation
 			// (nvidia/Llama-3.1-Nemotron-70B-Reward-HF in #8967,
 			// nvidia/DeepSeek-R1-0528-FP4-v2 in #28270) is not.
-			name: "NVLink topology",
-			body: "```\nGPU Topology:\n        GPU0    GPU1    CPU Affinity\nGPU0     X      NV12    64-127\nGPU1    NV12     X      64-127\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "cuda" {
-					t.Errorf("platform = %q, want cuda", f.Platform)
-				}
-			},
+			name:     "NVLink topology",
+			body:     "```\nGPU Topology:\n        GPU0    GPU1    CPU Affinity\nGPU0     X      NV12    64-127\nGPU1    NV12     X      64-127\n```",
+			platform: "cuda",
 		},
 		{
-			name: "model under a hardware maker's organisation",
-			body: "model = LLM(model='nvidia/Llama-3.1-Nemotron-70B-Reward-HF', task='embed')\nAnd amd/Llama-3.1-8B-Instruct-FP8-KV too.",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "" {
-					t.Errorf("platform = %q, want none", f.Platform)
-				}
-			},
+			name:     "model under a hardware maker's organisation",
+			body:     "model = LLM(model='nvidia/Llama-3.1-Nemotron-70B-Reward-HF', task='embed')\nAnd amd/Llama-3.1-8B-Instruct-FP8-KV too.",
+			platform: "none",
 		},
 		{
 			// A program's own image with its tag after a space:
@@ -653,14 +636,10 @@ func TestReadingClasses(t *testing.T) {
 			// A Jetson module's GPU is its board: named in prose, and
 			// as collect_env prints it (vllm#7575, #15169, dusty-nv/
 			// jetson-containers#1514), one card when named both ways.
-			name: "Jetson modules are GPUs",
-			body: "I want to install vllm in Jetson AGX Orin.\n\nGPU models and configuration: GPU 0: Orin (nvgpu)\nNvidia driver version: 540.4.0",
-			gpus: []GPU{{Name: "Jetson AGX Orin"}},
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "cuda" {
-					t.Errorf("platform = %q, want cuda", f.Platform)
-				}
-			},
+			name:     "Jetson modules are GPUs",
+			body:     "I want to install vllm in Jetson AGX Orin.\n\nGPU models and configuration: GPU 0: Orin (nvgpu)\nNvidia driver version: 540.4.0",
+			gpus:     []GPU{{Name: "Jetson AGX Orin"}},
+			platform: "cuda",
 		},
 		{
 			// Docker Compose prints each log line after its service's
@@ -900,26 +879,18 @@ func TestReadingClasses(t *testing.T) {
 			// 8060S, vllm#36615; the Radeon 890M of vllm#28460, on a
 			// Ryzen AI part, which is ROCm's as Strix Halo is),
 			// workstation cards and the Radeon VII.
-			name:  "Radeon GPUs without RX",
-			title: "crash on Radeon 8060S (gfx1151)",
-			body:  "Same on my Ryzen AI 9 HX 370 laptop (Radeon 890M), a Radeon Pro W7900 48GB and a Radeon VII; 2x AMD Radeon AI PRO R9700 work.",
-			gpus:  []GPU{{Name: "Radeon 8060S"}, {Name: "Radeon 890M"}, {Name: "Radeon Pro W7900", MemoryGiB: 48}, {Name: "Radeon VII"}, {Name: "AMD Radeon AI PRO R9700", Count: 2}},
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "rocm" {
-					t.Errorf("platform = %q", f.Platform)
-				}
-			},
+			name:     "Radeon GPUs without RX",
+			title:    "crash on Radeon 8060S (gfx1151)",
+			body:     "Same on my Ryzen AI 9 HX 370 laptop (Radeon 890M), a Radeon Pro W7900 48GB and a Radeon VII; 2x AMD Radeon AI PRO R9700 work.",
+			gpus:     []GPU{{Name: "Radeon 8060S"}, {Name: "Radeon 890M"}, {Name: "Radeon Pro W7900", MemoryGiB: 48}, {Name: "Radeon VII"}, {Name: "AMD Radeon AI PRO R9700", Count: 2}},
+			platform: "rocm",
 		},
 		{
 			// Strix Halo named by its code name or its Ryzen AI part.
-			name:  "Strix Halo is ROCm's",
-			title: "vLLM on Strix Halo: engine core dies",
-			body:  "Ryzen AI Max+ 395 with 128 GB, vllm 0.11.0",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "rocm" {
-					t.Errorf("platform = %q", f.Platform)
-				}
-			},
+			name:     "Strix Halo is ROCm's",
+			title:    "vLLM on Strix Halo: engine core dies",
+			body:     "Ryzen AI Max+ 395 with 128 GB, vllm 0.11.0",
+			platform: "rocm",
 		},
 		{
 			// A container's entrypoint chosen on the command line runs
@@ -1827,13 +1798,9 @@ func TestReadingClasses(t *testing.T) {
 			// (vllm-project/vllm-ascend#337, #1875, #1987). The case
 			// format labels them "unknown"; Herald names them, so that
 			// no CUDA-only advice is given.
-			name: "Ascend NPU platform",
-			body: "昇腾910B3，torch 2.5.1\n```\nINFO 03-15 11:48:25 __init__.py:198] Platform plugin ascend is activated\n| npu-smi 24.1.rc3                 Version: 24.1.rc3 |\n| 0     910B4               | OK            | 92.1 |\n```",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "npu" {
-					t.Errorf("platform = %q", f.Platform)
-				}
-			},
+			name:     "Ascend NPU platform",
+			body:     "昇腾910B3，torch 2.5.1\n```\nINFO 03-15 11:48:25 __init__.py:198] Platform plugin ascend is activated\n| npu-smi 24.1.rc3                 Version: 24.1.rc3 |\n| 0     910B4               | OK            | 92.1 |\n```",
+			platform: "npu",
 		},
 		{
 			// Intel's Gaudi accelerators are vLLM's HPU platform, not an
@@ -1957,22 +1924,14 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve Qwen/Qwen2.5-7B-Instruct --port=8000 --tensor-parallel-size={TP}", "vllm serve --dtype=half --model=x/y", "vllm serve --max-model-len=4096 --model=Qwen/Qwen2.5-7B-Instruct"},
 		},
 		{
-			name: "platform from docker --gpus and a GPU name",
-			body: "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "cuda" {
-					t.Errorf("platform = %q", f.Platform)
-				}
-			},
+			name:     "platform from docker --gpus and a GPU name",
+			body:     "docker run --gpus all vllm/vllm-openai:latest --model x/y on 2xH100",
+			platform: "cuda",
 		},
 		{
-			name: "no platform without evidence",
-			body: "The server returns an empty response for long prompts. Why?",
-			check: func(t *testing.T, f Facts) {
-				if f.Platform != "" {
-					t.Errorf("platform = %q", f.Platform)
-				}
-			},
+			name:     "no platform without evidence",
+			body:     "The server returns an empty response for long prompts. Why?",
+			platform: "none",
 		},
 		{
 			// Typed by hand rather than pasted: the case and the space
@@ -2080,6 +2039,9 @@ func TestReadingClasses(t *testing.T) {
 			}
 			if tt.gpus != nil && !slices.Equal(f.GPUs, tt.gpus) {
 				t.Errorf("gpus = %+v, want %+v", f.GPUs, tt.gpus)
+			}
+			if want := strings.TrimPrefix(tt.platform, "none"); tt.platform != "" && f.Platform != want {
+				t.Errorf("platform = %q, want %q", f.Platform, want)
 			}
 			if tt.check != nil {
 				tt.check(t, f)
