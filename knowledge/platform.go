@@ -94,7 +94,7 @@ var platformOrder = [...]string{"rocm", "cuda", "cpu", "xpu", "hpu", "tpu", "neu
 func extractPlatform(doc *document, versions map[string]string, cmds []Command, s *Schema) string {
 	score := map[string]int{}
 	// cpuBuild is the evidence of PyTorch's CPU build ("+cpu"), which
-	// says only that the wheel is not CUDA's (cpuBuildOnly).
+	// plugin accelerators run on too (weighed at the end).
 	cpuBuild := 0
 	// "Is CUDA available: False" in an environment report says the CUDA
 	// a PyTorch wheel was built with has no device here (an AWS Neuron

@@ -243,8 +243,8 @@ func unescapeMarkdown(l string) string {
 // say what they would say without it, and the backtick would hide a
 // prompt or a log prefix that must start its line. The backtick may
 // stand on a line of its own, as a fence's marks do (lm-evaluation-harness
-// #2028's "`", a command continued with backslashes, "`"; vllm#8564's
-// comment opens its traceback so); a shell would read it after a
+// #2028's "`", a command continued with backslashes, "`"; vllm#17792
+// closes its error so, vllm-dev C2-004); a shell would read it after a
 // continued line as one more argument.
 func unticked(l string) string {
 	if strings.Count(l, "`") != 1 {
