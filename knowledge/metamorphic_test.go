@@ -347,6 +347,35 @@ var perturbations = []struct {
 	{"journal-prefix", func(s string) string {
 		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("Mar 03 22:56:%02d gpu-host vllm[2345]: ", i%60) })
 	}},
+	// A log printed through Ray, whose driver prefixes each line with
+	// the actor or task that printed it ("(RayWorkerWrapper pid=812) …",
+	// vllm#16766; "(WorkerDict pid=130211) …" and "(main_task
+	// pid=181638) …", verl-project/verl#138 and #649).
+	// Only what the actor printed is prefixed: its log lines and its
+	// tracebacks, not a command typed above them.
+	{"ray-actor-prefix", func(s string) string {
+		var b strings.Builder
+		inFence, inTrace := false, false
+		for _, l := range strings.SplitAfter(s, "\n") {
+			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "```") {
+				inFence, inTrace = !inFence, false
+				b.WriteString(l)
+				continue
+			}
+			if strings.HasPrefix(t, "Traceback (most recent call last)") {
+				inTrace = true
+			}
+			if inFence && t != "" && (inTrace || engineLogLineRE.MatchString(t)) {
+				b.WriteString("(RayWorkerWrapper pid=812) ")
+			}
+			if inTrace && pyExcRE.MatchString(t) {
+				inTrace = false
+			}
+			b.WriteString(l)
+		}
+		return b.String()
+	}},
 	{"kubectl-timestamps", func(s string) string {
 		return prefixLogBlocks(s, func(i int) string { return fmt.Sprintf("2025-03-03T22:56:%02d.173456789Z ", i%60) })
 	}},
@@ -429,6 +458,9 @@ func prefixLogBlocks(s string, prefix func(int) string) string {
 		return strings.Join(lines, "\n")
 	})
 }
+
+// engineLogLineRE is a line of the engine's log: a level and the date.
+var engineLogLineRE = regexp.MustCompile(`^(?:INFO|ERROR|WARNING|DEBUG)\s+\d\d-\d\d\s`)
 
 // logBlockRE is a line only a log has, for the compose-log-prefix
 // perturbation: a traceback's head or a log level with its time.
