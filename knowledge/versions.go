@@ -391,7 +391,8 @@ func (vs *versionSet) imageTags(text string, s *Schema, tier int) {
 // "rocm/vllm:rocm6.2_mi300_ubuntu20.04_py3.9_vllm_0.6.4"; ROCm's guides
 // and the scripts and manifests of many projects run them) and GPUStack
 // its runners ("gpustack/runner:cuda12.9-vllm0.11.2", gpustack/gpustack#3835).
-// CUDA's, ROCm's and Python's releases are read by their own forms.
+// CUDA's, ROCm's and Python's releases are read by their own forms
+// (ownFormPackage).
 func (vs *versionSet) taggedParts(text string, tier int) {
 	if !strings.Contains(text, ":") || !vs.pk.mayState(text) {
 		return
@@ -405,7 +406,7 @@ func (vs *versionSet) taggedParts(text string, tier int) {
 			} else if i+1 < len(parts) && bareVersionRE.MatchString(parts[i+1]) {
 				ver = strings.TrimPrefix(parts[i+1], "v")
 			}
-			if ver != "" && vs.pk.known[name] && name != "cuda" && name != "rocm" && name != "python" {
+			if ver != "" && vs.pk.known[name] && !ownFormPackage(name) {
 				vs.set(name, ver, tier)
 			}
 		}
@@ -481,6 +482,11 @@ var labelledVersions = []struct {
 	{pythonStatedRE, "python", false},
 }
 
+// ownFormPackage reports whether pkg states its version in forms of its
+// own (labelledVersions: "CUDA Version: 12.4", "ROCm 6.3", "Python
+// 3.12"), which the generic readers leave to them.
+func ownFormPackage(pkg string) bool { return pkg == "cuda" || pkg == "rocm" || pkg == "python" }
+
 // prose reads "vllm 0.8.5" in a sentence.
 func (vs *versionSet) prose(l string) {
 	if vs.pk.stated == nil || !vs.pk.mayState(l) {
@@ -488,7 +494,7 @@ func (vs *versionSet) prose(l string) {
 	}
 	for _, m := range vs.pk.stated.FindAllStringSubmatch(l, -1) {
 		pkg := strings.ToLower(m[1])
-		if pkg == "cuda" || pkg == "python" || pkg == "rocm" {
+		if ownFormPackage(pkg) {
 			continue // read above with their own patterns
 		}
 		vs.set(pkg, m[2], tierProse)
@@ -512,7 +518,7 @@ func (vs *versionSet) title(title string, s *Schema) {
 	vs.imageTags(title, s, tierTitle)
 	vs.spacedImageTags(title, s, tierTitle)
 	for _, lv := range labelledVersions {
-		if lv.pkg == "cuda" || lv.pkg == "rocm" || lv.pkg == "python" {
+		if ownFormPackage(lv.pkg) {
 			if m := lv.re.FindStringSubmatch(title); m != nil {
 				vs.set(lv.pkg, m[1], tierTitle)
 			}
