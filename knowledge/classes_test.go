@@ -911,6 +911,23 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// kubectl describe pod prints a container's command and
+			// arguments one element a line under "Command:" and "Args:"
+			// (vllm-project/aibrix#1054, vllm-project/production-stack#454
+			// and, inside k9s's frame, vllm-project/vllm#18163): with a
+			// Command its Args follow it; alone they are the image's
+			// entrypoint's; a shell's script printed over several lines
+			// is one script. A docstring's "Args:" lists no command.
+			name: "command and arguments kubectl describe prints",
+			body: "```\nContainers:\n  vllm-openai:\n    Image:         vllm/vllm-openai:v0.7.1\n    Image ID:      docker-pullable://vllm/vllm-openai@sha256:9cd6\n    Command:\n      python3\n      -m\n      vllm.entrypoints.openai.api_server\n      --port\n      8000\n    Args:\n      --model\n      deepseek-ai/DeepSeek-R1-Distill-Llama-8B\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n  other:\n    Image:         vllm/vllm-openai:v0.8.5\n    Args:\n      --model\n      m/b\n      --max-model-len\n      8192\n  script:\n    Image:         vllm/vllm-openai:v0.9.0\n    Command:\n      /bin/sh\n      -c\n    Args:\n      pip install -U transformers\n      vllm serve m/c --port 8000\n```\n\n```python\ndef f(x):\n    \"\"\"Adds.\n\n    Args:\n        x: the --model path\n    \"\"\"\n```",
+			commands: []string{
+				"vllm serve --model=deepseek-ai/DeepSeek-R1-Distill-Llama-8B --port=8000",
+				"vllm serve --max-model-len=8192 --model=m/b",
+				"pip install -U=transformers",
+				"vllm serve m/c --port=8000",
+			},
+		},
+		{
 			// Ray Serve LLM passes engine settings in its LLMConfig's
 			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
 			// they are the engine's flags, as LLM()'s keywords are.

@@ -268,7 +268,16 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 // lists of Dockerfiles, Compose files and manifests in them.
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
-		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(strings.Split(block, "\n")), cs.s), cs.s)
+		raw := strings.Split(block, "\n")
+		// The elements kubectl describe prints one a line are read
+		// together as their command (listCommands), not each as a line
+		// of its own: "python3" then "-m" is no command "python3".
+		for _, d := range describedCommands(raw) {
+			for _, i := range d.lines {
+				raw[i] = ""
+			}
+		}
+		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(raw), cs.s), cs.s)
 		for i, l := range lines {
 			if pyAssignRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
 				// Python, not a shell: a command is only what its string

@@ -304,7 +304,16 @@ var (
 	// arguments, as Compose files for the vllm/vllm-openai image write
 	// them ("command: --model=zai-org/GLM-5-FP8").
 	yamlScalarKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*(?:([>|][+-]?)|([^\s\[#'"].*?|"[^"\[]+"|'[^'\[]+'))\s*$`)
-	imageLineRE     = regexp.MustCompile(`(?m)^\s*-?\s*image\s*:\s*["']?([^\s"']+)`)
+	// A manifest's "image:", and the "Image:" kubectl describe prints
+	// (not its "Image ID:").
+	imageLineRE = regexp.MustCompile(`(?m)^\s*-?\s*[Ii]mage\s*:\s*["']?([^\s"']+)`)
+	// The container's command and arguments as kubectl describe pod
+	// prints them: "Command:" and "Args:" each on a line of its own, then
+	// one element a line, indented under it (kubectl's
+	// describeContainerCommand; pasted by vllm-project/aibrix#1054,
+	// vllm-project/production-stack#454 and vllm-project/vllm#18163 with
+	// a pod in CrashLoopBackOff).
+	describedKeyRE = regexp.MustCompile(`^(\s*)(Command|Args):\s*$`)
 )
 
 // maxListBytes bounds one string list.
@@ -419,7 +428,89 @@ func listCommands(block string, s *Schema) [][]string {
 			out = append(out, ws)
 		}
 	}
+	for _, d := range describedCommands(lines) {
+		if ws := withProgram(d.words, imageAt(d.offset), s); ws != nil {
+			out = append(out, ws)
+		}
+	}
 	return out
+}
+
+// describedCommand is the words of a command kubectl describe printed,
+// the offset of its first key in the block, the indexes of the lines
+// that print its elements, and whether it has a "Command:" (else it is
+// arguments alone).
+type describedCommand struct {
+	words   []string
+	offset  int
+	lines   []int
+	program bool
+}
+
+// describedCommands returns the commands kubectl describe pod printed in
+// lines: a container's "Command:" list followed by its "Args:" list, or
+// either alone (the image's entrypoint then runs the arguments). Each
+// line under a key is one element, as kubectl writes them; an element
+// that holds a newline is printed over several lines, which only a
+// shell's script does ("/bin/sh", "-c", then the script), so after a
+// shell's -c the lines are one script again. A Python docstring's
+// "Args:" lists parameters, not flags, and is left alone: arguments
+// alone must name a flag.
+func describedCommands(lines []string) []describedCommand {
+	var out []describedCommand
+	open, openIndent := -1, "" // the Command its Args may follow
+	offset := 0
+	for i := 0; i < len(lines); i++ {
+		keyOffset := offset
+		offset += len(lines[i]) + 1
+		m := describedKeyRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		var items []string
+		var at []int
+		for i+1 < len(lines) && len(items) < 200 {
+			next := lines[i+1]
+			indent := len(next) - len(strings.TrimLeft(next, " \t"))
+			if strings.TrimSpace(next) == "" || indent <= len(m[1]) {
+				break
+			}
+			items = append(items, strings.TrimSpace(next))
+			at = append(at, i+1)
+			offset += len(next) + 1
+			i++
+		}
+		switch {
+		case len(items) == 0:
+			open = -1
+		case m[2] == "Args" && open >= 0 && openIndent == m[1]:
+			out[open].words = append(out[open].words, items...)
+			out[open].lines = append(out[open].lines, at...)
+			open = -1
+		case m[2] == "Args":
+			out = append(out, describedCommand{words: items, offset: keyOffset, lines: at})
+			open = -1
+		default:
+			out = append(out, describedCommand{words: items, offset: keyOffset, lines: at, program: true})
+			open, openIndent = len(out)-1, m[1]
+		}
+	}
+	kept := out[:0]
+	for _, d := range out {
+		if w := d.words; len(w) > 2 && isShell(w[0]) && (w[1] == "-c" || w[1] == "-lc") {
+			d.words = []string{w[0], "-c", strings.Join(w[2:], "\n")}
+		} else {
+			var split []string
+			for _, e := range w {
+				split = append(split, strings.Fields(e)...)
+			}
+			d.words = split
+		}
+		if d.program || slices.ContainsFunc(d.words, isFlagWord) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }
 
 // isShell reports whether a program word names a POSIX shell ("sh",

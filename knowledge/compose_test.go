@@ -250,6 +250,11 @@ func TestIsSupportQuestion(t *testing.T) {
 		{"vllm更新了--enable-auto-tool-choice --tool-call-parser hermes", "请问fastchat是否更新这两个参数  或者如果想要自行添加  需要添加在哪里", true},
 		{"vllm现在支持embedding输入吗，没有发现相关接口", "", true},
 		{"Allow setting tool_choice none with auto tool choice", "It would be useful for agents.", false},
+		// Kubernetes' own words for a failed container, with no problem
+		// word of the poster's (vllm-project/vllm#18163,
+		// vllm-project/aibrix#1054; a container at its memory limit).
+		{"llama 3.1 8B on kubernetes", "The pod restarts after a while.\n\n```\nState:          Waiting\n  Reason:       CrashLoopBackOff\n```", true},
+		{"Qwen2.5-72B on our cluster", "The vllm container gets OOMKilled while loading the weights.", true},
 		// vLLM's "[Misc]" template tag says nothing either way: a
 		// question or a pasted error under it is support
 		// (vllm-project/vllm#12423, #4234, vllm-project/vllm-ascend#707),

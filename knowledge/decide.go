@@ -62,8 +62,12 @@ var (
 	// mark: 请问 ("may I ask"), the particle 吗, 是否/能否 ("whether"),
 	// 哪里/哪个 ("where", "which") — "vllm现在支持embedding输入吗"
 	// (vllm-project/vllm#6128), "请问fastchat是否更新这两个参数"
-	// (lm-sys/FastChat#3604).
-	problemRE = regexp.MustCompile(`(?i)\b(error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to|can not|could not|couldn'?t|did not|didn'?t)\b|\?|问题|报错|错误|失败|无法|不能|异常|泄漏|泄露|崩溃|卡住|如何|怎么|为什么|为何|请问|吗|是否|能否|哪里|哪个`)
+	// (lm-sys/FastChat#3604). Kubernetes states a failed container in
+	// words of its own: a pod in "CrashLoopBackOff" (kubectl get pods;
+	// vllm-project/aibrix#1054, vllm-project/production-stack#454,
+	// llm-d/llm-d-deployer#298) and a container "OOMKilled" at its memory
+	// limit (mitchross/talos-argocd-proxmox#1766, rwlove/home-ops#13936).
+	problemRE = regexp.MustCompile(`(?i)\b(crashloopbackoff|oomkill(ed|s)?|error|errors|fail(s|ed|ing|ure)?|crash(es|ed|ing)?|hang(s|ing)?|stuck|oom|out of memory|exception|traceback|bug|broken|not work(ing)?|doesn'?t|does not|don'?t|won'?t|can'?t|cannot|unable|how (do|does|can|to|should|would)|why|help|issue|problem|wrong|slow|killed|timeout|segfault|leak(s|ing)?|no effect|not honou?red|not [a-z]{3,}ed|isn'?t|aren'?t|stop(s|ped|ping)?|ignored|instead of|unexpected(ly)?|supposed to|can not|could not|couldn'?t|did not|didn'?t)\b|\?|问题|报错|错误|失败|无法|不能|异常|泄漏|泄露|崩溃|卡住|如何|怎么|为什么|为何|请问|吗|是否|能否|哪里|哪个`)
 	// outputProblemRE is a complaint about what the model or the server
 	// returns, a problem report without an error: "answers is noise",
 	// "produces gibberish", "Garbled Tokens", "Inconsistent Responses",

@@ -215,7 +215,10 @@ type Issue struct {
 //     the NPU and HPU platform plugins (vllm-ascend, torch_npu,
 //     vllm-gaudi) are packages; "npu-910b" is an accelerator, no model;
 //     PyTorch's "+cpu" build beside a TPU, Neuron or NPU names no platform.
-const Reading = 54
+//   - 55: the command and arguments kubectl describe pod prints, one
+//     element a line under "Command:" and "Args:", are the container's
+//     command; its "Image:" names the image that runs them.
+const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
