@@ -1148,6 +1148,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A title that says the body's error and then when or where
+			// it happened (arcee-ai/mergekit#524, vllm-project/vllm#19077):
+			// one error, the body's, first.
+			name:   "title repeating the body's error and saying when",
+			title:  "[Bug]: CUDA error: unknown error when running vllm serve on WSL2 Ubuntu22.04",
+			body:   "```\nINFO 06-03 19:07:24 api_server.py:835] vLLM API server version 0.7.0\nRuntimeError: CUDA error: unknown error\nCUDA kernel errors might be asynchronously reported at some other API call.\n```\n\nThe lm_eval run stops with NameError: name 'torch' is not defined",
+			errors: []string{"RuntimeError: CUDA error: unknown error", "NameError: name 'torch' is not defined"},
+		},
+		{
+			name:   "title repeating the body's error and saying where",
+			title:  "NameError: name 'model_name' is not defined when using vllm in lm_eval",
+			body:   "```\nTraceback (most recent call last):\n  File \"/x/lm_eval/models/vllm_causallms.py\", line 12, in f\n    return model_name\nNameError: name 'model_name' is not defined\n```",
+			errors: []string{"NameError: name 'model_name' is not defined"},
+		},
+		{
 			name:  "title naming another error than the body's first",
 			title: "ValueError: Model architectures ['FooForCausalLM'] are not supported for now",
 			body:  "```\nsubprocess.CalledProcessError: Command returned non-zero exit status 1.\nValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['LlamaForCausalLM']\n```",

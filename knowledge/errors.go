@@ -121,7 +121,7 @@ func (set *errorSet) titleFirst(title string) {
 	defer set.reindex()
 	if i, ok := set.seen[t.Signature]; ok {
 		for _, e := range set.out {
-			if sameCut(t, e) {
+			if sameCut(t, e) || e.Signature != t.Signature && goesOn(title, e) {
 				set.out = slices.Delete(set.out, i, i+1)
 				t = e
 				break
@@ -158,6 +158,34 @@ func sameCut(t, e ErrorInfo) bool {
 	}
 	base := func(typ string) string { return typ[strings.LastIndexByte(typ, '.')+1:] }
 	return base(t.Type) == base(e.Type)
+}
+
+// goesOn reports whether a title says e and goes on to say when or
+// where it happened: "NameError: name 'x' is not defined when using vllm
+// in lm_eval" over the body's "NameError: name 'x' is not defined"
+// (arcee-ai/mergekit#524), "CUDA error: unknown error when running vllm
+// serve on WSL2" over the log's "RuntimeError: CUDA error: unknown
+// error" (vllm-project/vllm#19077). The title's error is the body's, not
+// one of its own.
+func goesOn(title string, e ErrorInfo) bool {
+	short := strings.TrimSpace(e.Message)
+	i := strings.Index(title, short)
+	if len(short) < 8 || i < 0 {
+		return false
+	}
+	rest := title[i+len(short):]
+	if !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, ",") {
+		return false
+	}
+	word, _, _ := strings.Cut(strings.TrimLeft(rest, " ,"), " ")
+	return clauseWords[strings.ToLower(word)]
+}
+
+// clauseWords start the clause a title adds after an error: when,
+// where or with what it happened.
+var clauseWords = map[string]bool{
+	"when": true, "while": true, "after": true, "during": true, "on": true, "in": true,
+	"with": true, "using": true, "for": true, "if": true, "at": true, "from": true,
 }
 
 // errorLines are the lines errors are looked for in: the post's, the

@@ -217,7 +217,9 @@ type Issue struct {
 //     PyTorch's "+cpu" build beside a TPU, Neuron or NPU names no platform.
 //   - 55: the command and arguments kubectl describe pod prints, one
 //     element a line under "Command:" and "Args:", are the container's
-//     command; its "Image:" names the image that runs them.
+//     command; its "Image:" names the image that runs them. A title
+//     that says the body's error and goes on to say when or where it
+//     happened names no error of its own.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a
