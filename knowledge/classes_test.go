@@ -1163,6 +1163,21 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"NameError: name 'model_name' is not defined"},
 		},
 		{
+			// The shell's report of a SIGKILL, the kernel's OOM killer's
+			// while a model loads: alone on a line, glued to the progress
+			// bar it cut (deepseek-ai/DeepSeek-VL2#90), a script's job
+			// report (vectorch-ai/ScaleLLM#38). A sentence that says
+			// "killed" is the poster's, not the shell's.
+			name:   "the shell's report of a killed process",
+			body:   "```\nLoading checkpoint shards:  75%|███████ | 3/4 [00:08<00:02,  2.83s/it]Killed\n```\n\n```\n./entrypoint.sh: line 28:     7 Killed                  /app/bin/server $ARGS\n```\n\nThe worker was killed by something.",
+			errors: []string{"signal: Killed"},
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "host-memory") {
+					t.Errorf("topics = %q, want host-memory", f.Topics)
+				}
+			},
+		},
+		{
 			name:  "title naming another error than the body's first",
 			title: "ValueError: Model architectures ['FooForCausalLM'] are not supported for now",
 			body:  "```\nsubprocess.CalledProcessError: Command returned non-zero exit status 1.\nValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['LlamaForCausalLM']\n```",

@@ -40,7 +40,14 @@ var (
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:
 	// --api-key KEY".
 	usageErrRE = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument --[\w-]+)(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
-	signalRE   = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
+	// killedRE is the shell's report of a process SIGKILL stopped, most
+	// often the kernel's OOM killer while a model loads: "Killed" on a
+	// line of its own or glued to the progress bar it cut
+	// ("… 3/4 [00:08<00:02,  2.83s/it]Killed", deepseek-ai/DeepSeek-VL2#90),
+	// and a script's job report ("./entrypoint.sh: line 28:     7 Killed
+	// …", vectorch-ai/ScaleLLM#38).
+	killedRE = regexp.MustCompile(`^\s*Killed\s*$|\]Killed\s*$|^\S+: line \d+:\s+\d+ Killed\b`)
+	signalRE = regexp.MustCompile(`(?i)^(?:\*\*\* )?(Segmentation fault|Bus error|Aborted)(?: \(core dumped\))?|^(?:\*\*\* )?(SIGSEGV|SIGBUS|SIGABRT|SIGKILL) (?:received|\()`)
 	// frameRE is a traceback frame as Python prints it (File "x.py",
 	// line 3), as IPython 8 and Jupyter print it (File
 	// ~/lib/x.py:93, in f(...)) and as IPython 7 did (~/lib/x.py in f(...)).
@@ -534,6 +541,7 @@ var lineErrors = []struct {
 	{signalRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])}
 	}},
+	{killedRE, func([]string, string) ErrorInfo { return ErrorInfo{Type: "signal", Message: "Killed"} }},
 	{watchdogRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "nccl-timeout", Message: m[1]} }},
 	{ncclErrRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])}

@@ -219,7 +219,8 @@ type Issue struct {
 //     element a line under "Command:" and "Args:", are the container's
 //     command; its "Image:" names the image that runs them. A title
 //     that says the body's error and goes on to say when or where it
-//     happened names no error of its own.
+//     happened names no error of its own. The shell's "Killed" (alone,
+//     after a progress bar, in a script's job report) is a signal.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a
