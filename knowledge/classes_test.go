@@ -1178,6 +1178,15 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// LiteLLM routes to a vLLM server by the prefix hosted_vllm/
+			// (BerriAI/litellm#7744; LiteLLM's documented proxy configs):
+			// the model is what follows it, in a config, a call or a
+			// sentence.
+			name:   "model behind LiteLLM's provider prefix",
+			body:   "```yaml\nmodel_list:\n  - model_name: coder\n    litellm_params:\n      model: hosted_vllm/Qwen/Qwen3-Coder-30B-A3B-Instruct\n      api_base: http://gpu-01:8000/v1\n```\n\n```python\nsetup = {'model': 'hosted_vllm/q/Llama-3.3-70B', 'api_base': 'http://h:8080/v1/'}\n```\n\nThe other route, hosted_vllm/qwen3-8b, answers 404.",
+			models: []string{"q/Llama-3.3-70B", "Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen3-8b"},
+		},
+		{
 			name:  "title naming another error than the body's first",
 			title: "ValueError: Model architectures ['FooForCausalLM'] are not supported for now",
 			body:  "```\nsubprocess.CalledProcessError: Command returned non-zero exit status 1.\nValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['LlamaForCausalLM']\n```",

@@ -221,6 +221,7 @@ type Issue struct {
 //     that says the body's error and goes on to say when or where it
 //     happened names no error of its own. The shell's "Killed" (alone,
 //     after a progress bar, in a script's job report) is a signal.
+//     LiteLLM's hosted_vllm/ prefix is no part of the model it routes to.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -47,7 +47,7 @@ func extractModels(doc *document, cmds []Command, mentioned map[string]string, s
 		out = append(out, m)
 	}
 	commandModels(cmds, s, add)
-	text := doc.scanText()
+	text := withoutRouterPrefix(doc.scanText())
 	codeModels(text, s, add)
 	orgNameModels(text, s, add)
 	logModels(text, s, add)
@@ -228,7 +228,7 @@ func bareModels(doc *document, s *Schema, add func(string)) {
 			proseLines = append(proseLines, l)
 		}
 	}
-	prose := strings.Join(proseLines, "\n")
+	prose := withoutRouterPrefix(strings.Join(proseLines, "\n"))
 	if len(prose) > scanLimit {
 		prose = prose[:scanLimit]
 	}
@@ -387,6 +387,22 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// routerPrefixRE is the provider prefix LiteLLM routes a request to a
+// vLLM server by: "model: hosted_vllm/Qwen/Qwen3-Coder-30B-A3B-Instruct"
+// in a proxy's config, 'model': 'hosted_vllm/q/Llama-3.3-70B' in a call
+// (BerriAI/litellm#7744 and LiteLLM's documented configs, which many
+// projects copy). What follows it is the model the server serves.
+var routerPrefixRE = regexp.MustCompile(`\bhosted_vllm/`)
+
+// withoutRouterPrefix returns text with LiteLLM's provider prefix left
+// off the models it names.
+func withoutRouterPrefix(text string) string {
+	if !strings.Contains(text, "hosted_vllm/") {
+		return text
+	}
+	return routerPrefixRE.ReplaceAllString(text, "")
 }
 
 var (
