@@ -191,7 +191,8 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		if !answerable(p) {
 			continue
 		}
-		ms := scorer(i).Rescore(slices.Clone(p.Matches))
+		m := scorer(i)
+		ms := m.Rescore(slices.Clone(p.Matches))
 		if len(ms) == 0 {
 			continue
 		}
@@ -200,7 +201,7 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 			s = &text
 		}
 		s.scores = append(s.scores, ms[0].Score)
-		s.margins = append(s.margins, knowledge.Margins(ms)[0])
+		s.margins = append(s.margins, m.Margins(ms)[0])
 		s.others = append(s.others, ms[0].Evidence[knowledge.OtherEngineEvidence])
 		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
 	}

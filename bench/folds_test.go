@@ -186,8 +186,10 @@ func TestCalibrateFitsWordOverlapTops(t *testing.T) {
 	}
 	low := m.Score(map[string]float64{"text": 0.25})
 	high := m.Score(map[string]float64{"text": 3.5})
-	pLow := 1 / (1 + math.Exp(-(text.Slope*low + text.Margin*10 + text.Intercept)))
-	pHigh := 1 / (1 + math.Exp(-(text.Slope*high + text.Margin*10 + text.Intercept)))
+	// Each post's one match is measured against an entry with no
+	// evidence (knowledge.Model.Margins).
+	pLow := 1 / (1 + math.Exp(-(text.Slope*low + text.Margin*(low-m.Bias) + text.Intercept)))
+	pHigh := 1 / (1 + math.Exp(-(text.Slope*high + text.Margin*(high-m.Bias) + text.Intercept)))
 	if !(pHigh > 0.5 && pLow < 0.5) {
 		t.Errorf("text calibration %+v: p(low overlap) %.2f, p(high overlap) %.2f; want high overlap likely, low unlikely", *text, pLow, pHigh)
 	}

@@ -1163,6 +1163,14 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"NameError: name 'model_name' is not defined"},
 		},
 		{
+			// A body's message that turns up later in the title's sentence
+			// is not the title's error.
+			name:   "title naming its own error that contains the body's message",
+			title:  "TypeError: the loader found an invalid dtype value in config",
+			body:   "```\nValueError: an invalid dtype value\n```",
+			errors: []string{"TypeError: the loader found an invalid dtype value in config", "ValueError: an invalid dtype value"},
+		},
+		{
 			// The shell's report of a SIGKILL, the kernel's OOM killer's
 			// while a model loads: alone on a line, glued to the progress
 			// bar it cut (deepseek-ai/DeepSeek-VL2#90), a script's job

@@ -218,6 +218,11 @@ func errorPhrase(e ErrorInfo) string {
 	case "command-not-found":
 		return "cannot find the command " + code(e.Message)
 	case "fatal-python-error":
+		// Its message is a signal's or a short cause ("Bus error",
+		// "Segmentation fault", "Aborted"), which says how it died.
+		if m := strings.TrimSpace(e.Message); m != "" && len(m) <= 40 {
+			return "dies with a fatal Python error (" + code(m) + ")"
+		}
 		return "dies with a fatal Python error"
 	case "usage-error":
 		return "refuses its command line (" + code(e.Message) + ")"

@@ -128,7 +128,7 @@ func (set *errorSet) titleFirst(title string) {
 	defer set.reindex()
 	if i, ok := set.seen[t.Signature]; ok {
 		for _, e := range set.out {
-			if sameCut(t, e) || e.Signature != t.Signature && goesOn(title, e) {
+			if sameCut(t, e) || e.Signature != t.Signature && goesOn(title, t, e) {
 				set.out = slices.Delete(set.out, i, i+1)
 				t = e
 				break
@@ -167,17 +167,20 @@ func sameCut(t, e ErrorInfo) bool {
 	return base(t.Type) == base(e.Type)
 }
 
-// goesOn reports whether a title says e and goes on to say when or
-// where it happened: "NameError: name 'x' is not defined when using vllm
-// in lm_eval" over the body's "NameError: name 'x' is not defined"
-// (arcee-ai/mergekit#524), "CUDA error: unknown error when running vllm
-// serve on WSL2" over the log's "RuntimeError: CUDA error: unknown
-// error" (vllm-project/vllm#19077). The title's error is the body's, not
-// one of its own.
-func goesOn(title string, e ErrorInfo) bool {
+// goesOn reports whether a title says the body's error e where its own
+// error t starts, and goes on to say when or where it happened:
+// "NameError: name 'x' is not defined when using vllm in lm_eval" over
+// the body's "NameError: name 'x' is not defined" (arcee-ai/mergekit#524),
+// "CUDA error: unknown error when running vllm serve on WSL2" over the
+// log's "RuntimeError: CUDA error: unknown error" (vllm-project/vllm#19077).
+// The title's error is the body's, not one of its own. e must start with
+// t (at its message or inside its class's prefix): a message that turns
+// up later in the title's sentence says nothing of what t is.
+func goesOn(title string, t, e ErrorInfo) bool {
 	short := strings.TrimSpace(e.Message)
 	i := strings.Index(title, short)
-	if len(short) < 8 || i < 0 {
+	at := strings.Index(title, strings.TrimSpace(t.Message))
+	if len(short) < 8 || i < 0 || at < 0 || i > at || i < at-len(t.Type)-3 {
 		return false
 	}
 	rest := title[i+len(short):]

@@ -191,7 +191,7 @@ func TestTextCalibration(t *testing.T) {
 	old := *m
 	old.TextCalibration = nil
 	got := old.Rescore(slices.Clone(ms))[0]
-	if want := round3(0.5 * old.Probability(got.Score, noOther, 0)); got.Confidence != want {
+	if want := round3(0.5 * old.Probability(got.Score, got.Score-old.Bias, 0)); got.Confidence != want {
 		t.Errorf("without a text calibration: confidence %.3f, want half the structured one, %.3f", got.Confidence, want)
 	}
 	fitted := *m
@@ -260,5 +260,28 @@ func TestFitRankWeightsComparesWithinPosts(t *testing.T) {
 	}
 	if mean := sum / float64(len(ex)); mean < 0.1 || mean > 0.25 {
 		t.Errorf("mean relevance %.3f, want near the share of relevant candidates (0.15)", mean)
+	}
+}
+
+// TestLoneMatchMargin: a match the index returned alone is measured
+// against an entry with no evidence, not given a fixed lead. A post of a
+// few words whose only candidate fits poorly (a curated entry sharing a
+// topic and one symptom word, relevance about 0.06) stays below the
+// reply threshold, as it would beside any competitor.
+func TestLoneMatchMargin(t *testing.T) {
+	t.Parallel()
+	for _, m := range EmbeddedModels() {
+		weak := Match{ID: "weak", Structured: true, Evidence: map[string]float64{"curated": 1, "key_symptom": 1, "key_topic": 1, "text": 1, "topic": 1}}
+		lone := m.Rescore([]Match{weak})[0]
+		if lone.Relevance > 0.2 {
+			t.Fatalf("the weak match's relevance is %.3f; the test wants a poor fit", lone.Relevance)
+		}
+		if lone.Confidence >= m.Reply {
+			t.Errorf("a lone poor match is answered: confidence %.3f ≥ reply threshold %.3f", lone.Confidence, m.Reply)
+		}
+		beside := m.Rescore([]Match{weak, {ID: "z-nothing", Structured: true, Evidence: map[string]float64{}}})
+		if beside[0].ID != "weak" || beside[0].Confidence != lone.Confidence {
+			t.Errorf("alone %.3f, beside an entry with no evidence %+v: want the same confidence", lone.Confidence, beside[0])
+		}
 	}
 }
