@@ -911,6 +911,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A title pins the release with one "=" as conda does
+			// (vllm-project/vllm#3764); a title that compares two releases
+			// of the package does not say which the poster runs (corpus
+			// vllm#7240), however the one is written.
+			name: "release pinned in a title with one equals sign",
+			check: func(t *testing.T, _ Facts) {
+				checkTitles(t, s, "vllm", map[string]string{
+					"[Bug]: 2080ti 22G * 4, vllm=0.4.0 startup error":                                      "0.4.0",
+					"vllm 0.4.0 with torch 2.1.2 fails":                                                    "0.4.0",
+					"The new version (v0.5.4) cannot load the model, but the old version (vllm=0.5.3) can": "",
+					"The new version (v0.5.4) cannot load the model, but vllm==0.5.3.post1 can":            "",
+				}, func(f Facts) string { return f.Versions["vllm"] })
+			},
+		},
+		{
 			// kubectl describe pod prints a container's command and
 			// arguments one element a line under "Command:" and "Args:"
 			// (vllm-project/aibrix#1054, vllm-project/production-stack#454

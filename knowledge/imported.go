@@ -222,6 +222,8 @@ type Issue struct {
 //     happened names no error of its own. The shell's "Killed" (alone,
 //     after a progress bar, in a script's job report) is a signal.
 //     LiteLLM's hosted_vllm/ prefix is no part of the model it routes to.
+//     A title pins a release with one "=" too, and one that compares two
+//     releases of the package states neither.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a

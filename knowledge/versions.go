@@ -122,7 +122,10 @@ func compilePackages(names []string) compiledPackages {
 	// word, a path or a dotted name. A sentence may say "is" between them
 	// ("My vllm is 0.8.2.", vllm-project/vllm#15871; "My current vllm is
 	// 0.6.5.", Tomorrowdawn/top_nsigma#2), as a label's "version is" does.
-	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*==\s*|\s*:\s*|\s+is\s+|\s+|-)?` + versionPat + `\b`)
+	// One "=" pins as two do, as conda writes it and titles copy it
+	// ("2080ti 22G * 4, vllm=0.4.0 startup error", vllm-project/vllm#3764;
+	// corpus bodies' "vllm=0.7.3", read there as pins).
+	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*={1,2}\s*|\s*:\s*|\s+is\s+|\s+|-)?` + versionPat + `\b`)
 	return c
 }
 
@@ -525,8 +528,15 @@ func (vs *versionSet) title(title string, s *Schema) {
 		}
 	}
 	if vs.pk.stated != nil && vs.pk.mayState(title) {
-		for _, m := range vs.pk.stated.FindAllStringSubmatch(title, -1) {
-			if p := versionKey(m[1]); p != "" && p == main || p == "torch" || p == "transformers" {
+		stated := vs.pk.stated.FindAllStringSubmatch(title, -1)
+		// A title with a release no package claims beside the main
+		// package's compares two of its releases ("The new version
+		// (v0.5.4) cannot load the gptq model, but the old version
+		// (vllm=0.5.3.post1) can", corpus vllm#7240): which one the poster
+		// runs is not said, as bareTitleVersion finds of bare ones.
+		compared := len(anyReleaseRE.FindAllStringIndex(title, 4)) > len(stated)
+		for _, m := range stated {
+			if p := versionKey(m[1]); p != "" && p == main && !compared || p == "torch" || p == "transformers" {
 				vs.set(p, m[2], tierTitle)
 			}
 		}
