@@ -43,6 +43,7 @@ func addPostSeeds(f *testing.F) {
 	f.Add("npu-910b Ascend-910B-x torch_npu 版本2.3.1 AMD EPYC AMD Ryzen AI Radeon 8060S TPU v5e 2.10.0+cpu")
 	// Reading 55's: kubectl describe's Command and Args, a shell's script
 	// over several lines, keys with nothing under them, a docstring.
+	f.Add("A=\"--x 1 \\\nB=\"$A --y '{\\\"v\\\": 0}'\"\nC='--z\nvllm serve m $A ${B} $C\nD=\"\\\"\nE=\"$E $E --w\"")
 	f.Add("RuntimeError: CUDA error: unknown error when\nNameError: x when\nx,\n]Killed\n  Killed \na: line 1: 2 Killed")
 	f.Add("```\n    Image: v/vllm-openai:1\n    Command:\n      /bin/sh\n      -c\n    Args:\n      vllm serve m\n\n      --p 1\nArgs:\nCommand:\n  Args:\n    x: the --model\n    Reason: CrashLoopBackOff OOMKilled\n```")
 }

@@ -223,7 +223,9 @@ type Issue struct {
 //     after a progress bar, in a script's job report) is a signal.
 //     LiteLLM's hosted_vllm/ prefix is no part of the model it routes to.
 //     A title pins a release with one "=" too, and one that compares two
-//     releases of the package states neither.
+//     releases of the package states neither. A quoted shell variable
+//     that holds flags, over lines or grown line by line, is expanded
+//     into the command that names it.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -60,18 +60,93 @@ func stripFormatting(s string, at *[]int) string {
 	return b.String()
 }
 
-var shellAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s'"$]+)\s*$`)
+var (
+	shellAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s'"$]+)\s*$`)
+	// A quoted value, which may run over lines until its quote closes.
+	shellQuotedAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(["'])(.*)$`)
+)
+
+// maxVarLines bounds the lines one quoted value may run over.
+const maxVarLines = 40
 
 // shellVars collects NAME=value lines, so that commands using $NAME or
-// ${NAME} can be read with the values the post gave.
+// ${NAME} can be read with the values the post gave. A quoted value
+// that holds a command's flags is one too, over as many lines as it
+// runs and grown by later assignments that name it: launch scripts keep
+// the server's flags in a variable and expand it into the command
+// (`VLLM_ARGS="--limit-mm-per-prompt image=2 \` … `"` then
+// `python3 -m vllm.entrypoints.openai.api_server ${VLLM_ARGS}`, corpus
+// vllm-project/vllm#13143; `VLLM_ARGS="$VLLM_ARGS --enforce-eager"` line
+// after line then `vllm serve $MODEL $VLLM_ARGS`, as many projects'
+// cluster scripts build it).
 func shellVars(doc *document) map[string]string {
 	vars := map[string]string{}
-	for _, l := range doc.lines() {
+	written := map[string]string{} // the flag values as written, for the values that name them
+	lines := doc.lines()
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
 		if m := shellAssignRE.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[2], "-") {
-			vars[m[1]] = m[2]
+			vars[m[1]], written[m[1]] = m[2], m[2]
+			continue
+		}
+		m := shellQuotedAssignRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		name, quote, rest := m[1], m[2], m[3]
+		var parts []string
+		closed := false
+		for n := 0; n < maxVarLines; n++ {
+			if end := closingQuote(rest, quote[0]); end >= 0 {
+				parts = append(parts, rest[:end])
+				closed = true
+				break
+			}
+			parts = append(parts, strings.TrimSuffix(strings.TrimRight(rest, " \t"), "\\"))
+			if i+1 >= len(lines) {
+				break
+			}
+			i++
+			rest = lines[i]
+		}
+		value := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+		if quote == `"` {
+			// What it held before, unset as empty, then the others;
+			// an escaped quote is a quote.
+			self := strings.NewReplacer("${"+name+"}", written[name], "$"+name, written[name])
+			value = strings.TrimSpace(self.Replace(value))
+			value = strings.ReplaceAll(expandVars(value, written), `\"`, `"`)
+		}
+		if closed && strings.HasPrefix(value, "-") {
+			written[name] = value
+			// Expanded, a word with double quotes reaches the program with
+			// them ({"max_pixels":1000000}), so it is single-quoted for
+			// the command's parser; single quotes around a JSON value
+			// ('{"video": 0}') are read as the poster meant them.
+			words := strings.Fields(value)
+			for k, w := range words {
+				if strings.Contains(w, `"`) && !strings.Contains(w, "'") {
+					words[k] = "'" + w + "'"
+				}
+			}
+			vars[name] = strings.Join(words, " ")
 		}
 	}
 	return vars
+}
+
+// closingQuote returns the index in s of the quote q that closes a
+// quoted value (a double quote escaped with a backslash does not), or -1.
+func closingQuote(s string, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case q == '"' && s[i] == '\\':
+			i++
+		case s[i] == q:
+			return i
+		}
+	}
+	return -1
 }
 
 func expandVars(line string, vars map[string]string) string {
