@@ -932,7 +932,8 @@ func TestReadingClasses(t *testing.T) {
 			// of many projects). Double quotes in a value reach the
 			// program; single quotes around JSON are read as meant.
 			name: "flags kept in a shell variable the command expands",
-			body: "```bash\nVLLM_ARGS=\"--limit-mm-per-prompt image=2 \\\n--max-model-len 16384\n--mm_processor_kwargs {\\\"max_pixels\\\":1000000} \\\n--model Qwen/Qwen2.5-VL-7B-Instruct\"\nCUDA_VISIBLE_DEVICES=0 python3 -m vllm.entrypoints.openai.api_server ${VLLM_ARGS} --port 8000\n```\n\n```bash\nMODEL=Qwen/Qwen3-8B\nARGS=\"\"\nARGS=\"$ARGS --tensor-parallel-size 2\"\nARGS=\"$ARGS --limit-mm-per-prompt '{\\\"video\\\": 0}'\"\nvllm serve $MODEL $ARGS\n```",
+			body: "```bash\nM=m/unused\nVLLM_ARGS=\"--limit-mm-per-prompt image=2 \\\n--max-model-len 16384\n--mm_processor_kwargs {\\\"max_pixels\\\":1000000} \\\n--model Qwen/Qwen2.5-VL-7B-Instruct\"\nCUDA_VISIBLE_DEVICES=0 python3 -m vllm.entrypoints.openai.api_server ${VLLM_ARGS} --port 8000\n```\n\n```bash\nMODEL=Qwen/Qwen3-8B\nARGS=\"\"\nARGS=\"$ARGS --tensor-parallel-size 2\"\nARGS=\"$ARGS --limit-mm-per-prompt '{\\\"video\\\": 0}'\"\nvllm serve $MODEL $ARGS\n```",
+			// $MODEL is its own variable, not $M followed by "ODEL".
 			commands: []string{
 				`vllm serve --limit-mm-per-prompt=image=2 --max-model-len=16384 --mm-processor-kwargs={"max_pixels":1000000} --model=Qwen/Qwen2.5-VL-7B-Instruct --port=8000`,
 				`vllm serve Qwen/Qwen3-8B --limit-mm-per-prompt={"video": 0} --tensor-parallel-size=2`,

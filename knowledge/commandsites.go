@@ -450,10 +450,12 @@ type describedCommand struct {
 // describedCommands returns the commands kubectl describe pod printed in
 // lines: a container's "Command:" list followed by its "Args:" list, or
 // either alone (the image's entrypoint then runs the arguments). Each
-// line under a key is one element, as kubectl writes them; an element
-// that holds a newline is printed over several lines, which only a
-// shell's script does ("/bin/sh", "-c", then the script), so after a
-// shell's -c the lines are one script again. A Python docstring's
+// line under a key is one element, as kubectl writes them, read as its
+// words as a manifest's list items are (a whole command line written as
+// one element reads as that line); an element that holds a newline is
+// printed over several lines, which only a shell's script does
+// ("/bin/sh", "-c", then the script), so after a shell's -c the lines
+// are one script again. A Python docstring's
 // "Args:" lists parameters, not flags, and is left alone: arguments
 // alone must name a flag.
 func describedCommands(lines []string) []describedCommand {

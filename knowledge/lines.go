@@ -113,8 +113,7 @@ func shellVars(doc *document) map[string]string {
 		if quote == `"` {
 			// What it held before, unset as empty, then the others;
 			// an escaped quote is a quote.
-			self := strings.NewReplacer("${"+name+"}", written[name], "$"+name, written[name])
-			value = strings.TrimSpace(self.Replace(value))
+			value = strings.TrimSpace(expandVars(value, map[string]string{name: written[name]}))
 			value = strings.ReplaceAll(expandVars(value, written), `\"`, `"`)
 		}
 		if closed && strings.HasPrefix(value, "-") {
@@ -149,16 +148,23 @@ func closingQuote(s string, q byte) int {
 	return -1
 }
 
+// expandVars replaces $NAME and ${NAME} in line with the values vars
+// gives; $NAMEX is another variable than $NAME.
 func expandVars(line string, vars map[string]string) string {
 	if len(vars) == 0 || !strings.Contains(line, "$") {
 		return line
 	}
-	for k, v := range vars {
-		line = strings.ReplaceAll(line, "${"+k+"}", v)
-		line = strings.ReplaceAll(line, "$"+k, v)
-	}
-	return line
+	return varRefRE.ReplaceAllStringFunc(line, func(ref string) string {
+		name := strings.Trim(ref, "${}")
+		if v, ok := vars[name]; ok {
+			return v
+		}
+		return ref
+	})
 }
+
+// varRefRE is a shell variable's expansion, $NAME or ${NAME}.
+var varRefRE = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*`)
 
 // nonRunnerRE matches the start of a command that runs no program given
 // to it: an export, or a package install.
