@@ -926,6 +926,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The images vLLM's installation guides tag their Dockerfiles
+			// with run the server's arguments (the CPU guide's vllm-cpu-env;
+			// vllm-project/vllm#20743's vllm-xpu-env; the Gaudi guide's
+			// vllm-hpu-env, HabanaAI/vllm-fork#1948).
+			name: "the images vLLM's guides build",
+			body: "```\ndocker run -it --network=host --device /dev/dri vllm-xpu-env --model \"THUDM/GLM-4.1V-9B-Thinking\" --max-model-len 8192\n```",
+			commands: []string{
+				"docker run vllm-xpu-env --device=/dev/dri --network=host -it",
+				"vllm serve --max-model-len=8192 --model=THUDM/GLM-4.1V-9B-Thinking",
+			},
+		},
+		{
 			// Launch scripts keep the server's flags in a quoted variable,
 			// over several lines or grown line by line, and expand it into
 			// the command (corpus vllm-project/vllm#13143; cluster scripts

@@ -225,7 +225,8 @@ type Issue struct {
 //     A title pins a release with one "=" too, and one that compares two
 //     releases of the package states neither. A quoted shell variable
 //     that holds flags, over lines or grown line by line, is expanded
-//     into the command that names it.
+//     into the command that names it. The images vLLM's guides build
+//     (vllm-cpu-env, vllm-xpu-env, vllm-hpu-env) run the server.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a
