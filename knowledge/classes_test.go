@@ -777,9 +777,10 @@ func TestReadingClasses(t *testing.T) {
 			// it and bug reports paste it (pytorch/pytorch#137695), is a
 			// tool's own statement, as `vllm --version` and its output are
 			// (the forum post B001).
+			// Asked at a prompt too, as a terminal pastes it.
 			name:     "version printed by python -c",
-			body:     "```\npython -c \"import torch; print(torch.__version__)\"\n2.6.0.dev20241008+rocm6.2\n\npython -c 'import vllm; print(vllm.__version__)'\n0.6.3.dev156+g07c11cf4\n```\nWith vllm 0.5.0 it worked.",
-			versions: map[string]string{"vllm": "0.6.3.dev156+g07c11cf4", "torch": "2.6.0.dev20241008+rocm6.2"},
+			body:     "```\npython -c \"import torch; print(torch.__version__)\"\n2.6.0.dev20241008+rocm6.2\n\npython -c 'import vllm; print(vllm.__version__)'\n0.6.3.dev156+g07c11cf4\n```\nWith vllm 0.5.0 it worked.\n\n```\n(venv) me@box:~/w$ python -c \"import transformers; print(transformers.__version__)\"\n4.46.1\n```",
+			versions: map[string]string{"vllm": "0.6.3.dev156+g07c11cf4", "torch": "2.6.0.dev20241008+rocm6.2", "transformers": "4.46.1"},
 		},
 		{
 			// The same question typed in a Python session, its answer

@@ -226,7 +226,8 @@ type Issue struct {
 //     releases of the package states neither. A quoted shell variable
 //     that holds flags, over lines or grown line by line, is expanded
 //     into the command that names it. The images vLLM's guides build
-//     (vllm-cpu-env, vllm-xpu-env, vllm-hpu-env) run the server.
+//     (vllm-cpu-env, vllm-xpu-env, vllm-hpu-env) run the server. A
+//     version asked at a shell prompt is asked as without one.
 const Reading = 55
 
 // ReadSources returns the Entry.Source values of entries read from a

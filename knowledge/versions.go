@@ -308,6 +308,9 @@ func withoutBuiltFor(text string) string {
 // the next line (versionAnswer); "cuda" for torch.version.cuda, the CUDA
 // release torch was built with; "" for any other line.
 func versionQuery(l string) string {
+	// Asked at any prompt a command is read behind ("(venv) $ python -c
+	// …", "user@host:~$ vllm --version").
+	l = stripPrompt(l)
 	if m := versionCmdRE.FindStringSubmatch(l); m != nil {
 		return m[1]
 	}
