@@ -264,6 +264,11 @@ func PriorWeights() map[string]float64 {
 		// same error message is (signature, 3.0) less the chance that the
 		// poster names it as what did not help.
 		fNamed: 2.0,
+		// Set when the feature was added: for a post on another
+		// platform than CUDA, an entry that names none is most likely a
+		// report from CUDA, the platform most reports come from, which
+		// for a ROCm post is what platform_near says (-0.2).
+		fPlatformUnstated: -0.2,
 	}
 }
 

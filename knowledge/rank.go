@@ -50,27 +50,28 @@ type Match struct {
 // citations); what a source is worth is weighed by the fitted "curated"
 // and "docs" features, not by a hand-set prior.
 const (
-	fText         = "text"           // BM25 relative to the best candidate, 0–1
-	fSignature    = "signature"      // similarity of masked error signatures, 0.45–1
-	fClass        = "class"          // same specific exception class, no signature
-	fSymptom      = "symptom"        // coverage of a described symptom's words
-	fFlags        = "flags"          // entry flags set (1 each) or mentioned (0.5), max 3
-	fTogether     = "together"       // the error and the command both point here
-	fTopic        = "topic"          // pack topic tags shared, max 2
-	fModel        = "model"          // same model family
-	fVersionIn    = "version_in"     // the post's version is in the affected range
-	fPlatformHit  = "platform_hit"   // entry is for the post's platform
-	fPlatformNear = "platform_near"  // a CUDA entry on ROCm
-	fPlatformMiss = "platform_miss"  // entry is for another platform
-	fVersionOut   = "version_out"    // the post's version is outside the affected range
-	fFixed        = "fixed"          // the post runs a release with the fix
-	fFlagsRare    = "flags_rare"     // the flags set, each by 1/(candidates that match it too)
-	fSigRare      = "signature_rare" // signature similarity / candidates whose symptoms match the error too
-	fTitle        = "title"          // share of the entry title's words in the post
-	fTitlePair    = "title_pair"     // share of the post title's words in the entry title
-	fCurated      = "curated"        // written by people (a pack, a solved topic)
-	fDocs         = "docs"           // a documentation page
-	fNamed        = "named"          // the post links the entry or gives its number
+	fText             = "text"              // BM25 relative to the best candidate, 0–1
+	fSignature        = "signature"         // similarity of masked error signatures, 0.45–1
+	fClass            = "class"             // same specific exception class, no signature
+	fSymptom          = "symptom"           // coverage of a described symptom's words
+	fFlags            = "flags"             // entry flags set (1 each) or mentioned (0.5), max 3
+	fTogether         = "together"          // the error and the command both point here
+	fTopic            = "topic"             // pack topic tags shared, max 2
+	fModel            = "model"             // same model family
+	fVersionIn        = "version_in"        // the post's version is in the affected range
+	fPlatformHit      = "platform_hit"      // entry is for the post's platform
+	fPlatformNear     = "platform_near"     // a CUDA entry on ROCm
+	fPlatformMiss     = "platform_miss"     // entry is for another platform
+	fVersionOut       = "version_out"       // the post's version is outside the affected range
+	fFixed            = "fixed"             // the post runs a release with the fix
+	fFlagsRare        = "flags_rare"        // the flags set, each by 1/(candidates that match it too)
+	fSigRare          = "signature_rare"    // signature similarity / candidates whose symptoms match the error too
+	fTitle            = "title"             // share of the entry title's words in the post
+	fTitlePair        = "title_pair"        // share of the post title's words in the entry title
+	fCurated          = "curated"           // written by people (a pack, a solved topic)
+	fDocs             = "docs"              // a documentation page
+	fNamed            = "named"             // the post links the entry or gives its number
+	fPlatformUnstated = "platform_unstated" // the post is on a platform other than CUDA; the entry names none
 )
 
 // OtherEngineEvidence is evidence about the post, not the entry: every
@@ -81,11 +82,11 @@ const OtherEngineEvidence = "other_engine"
 
 // negativeFeatures are evidence against a match; they are not scaled by
 // the entry's prior.
-var negativeFeatures = map[string]bool{fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true, OtherEngineEvidence: true}
+var negativeFeatures = map[string]bool{fPlatformUnstated: true, fPlatformNear: true, fPlatformMiss: true, fVersionOut: true, fFixed: true, OtherEngineEvidence: true}
 
 // Features lists every feature name in a fixed order.
 var Features = slices.Concat([]string{fText}, keyFeatures[:], []string{fSignature, fClass, fSymptom, fFlags, fTogether, fTopic, fModel,
-	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare, fNamed})
+	fVersionIn, fPlatformHit, fPlatformNear, fPlatformMiss, fVersionOut, fFixed, fTitle, fTitlePair, fCurated, fDocs, fFlagsRare, fSigRare, fNamed, fPlatformUnstated})
 
 // keyFeatures are, for each kind of index key (KeyKinds), the candidate's
 // index score from that kind relative to the best candidate's, 0–1: the
@@ -417,6 +418,13 @@ func (s *scorer) flagEvidence(ev evidence, e *Entry) []string {
 // often applies on ROCm too; the reverse is rarer.
 func (s *scorer) platformEvidence(ev evidence, e *Entry) {
 	f := s.f
+	// An issue that names no platform was most likely reported on CUDA,
+	// where most are; for a post on another platform it is weaker
+	// evidence than one that names the post's (a docs page speaks for
+	// every platform it does not set apart).
+	if f.Platform != "" && f.Platform != "cuda" && len(e.Platforms) == 0 && e.Kind != "docs" {
+		ev.add(fPlatformUnstated, 1, "")
+	}
 	if f.Platform == "" || len(e.Platforms) == 0 {
 		return
 	}
