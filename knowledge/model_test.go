@@ -285,3 +285,36 @@ func TestLoneMatchMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformUnstated: for a post on another platform than CUDA, an
+// issue that names no platform carries platform_unstated (evidence
+// against it, most such issues being CUDA reports); one that names the
+// post's platform, a docs page, and any entry for a CUDA post or a post
+// whose platform is unknown do not.
+func TestPlatformUnstated(t *testing.T) {
+	t.Parallel()
+	unstated := Entry{ID: "u", Kind: KindIssue, Title: "Failed to build from source", Symptoms: []string{"build fails"}}
+	xpu := Entry{ID: "x", Kind: KindIssue, Title: "XPU build fails", Symptoms: []string{"build fails"}, Platforms: []string{"xpu"}}
+	docs := Entry{ID: "d", Kind: KindDocs, Title: "Installation", Symptoms: []string{"build fails"}}
+	cands := []Candidate{{Entry: unstated, TextScore: 1}, {Entry: xpu, TextScore: 1}, {Entry: docs, TextScore: 1}}
+	post := Post{Title: "build fails", Body: "The build fails."}
+	for _, tc := range []struct {
+		platform string
+		want     map[string]bool // entry id → carries the feature
+	}{
+		{"xpu", map[string]bool{"u": true, "x": false, "d": false}},
+		{"rocm", map[string]bool{"u": true, "x": false, "d": false}},
+		{"cuda", map[string]bool{"u": false, "x": false, "d": false}},
+		{"", map[string]bool{"u": false, "x": false, "d": false}},
+	} {
+		f := Facts{Platform: tc.platform}
+		for _, m := range Rank(post, &f, cands, EmbeddedModels()[1]) {
+			if got := m.Evidence[fPlatformUnstated] > 0; got != tc.want[m.ID] {
+				t.Errorf("post on %q, entry %s: platform_unstated %v, want %v", tc.platform, m.ID, got, tc.want[m.ID])
+			}
+		}
+	}
+	if w := EmbeddedModels()[1].Weights[fPlatformUnstated]; w > 0 {
+		t.Errorf("platform_unstated weight %v: evidence against a match must not count for it", w)
+	}
+}

@@ -422,7 +422,7 @@ func (s *scorer) platformEvidence(ev evidence, e *Entry) {
 	// where most are; for a post on another platform it is weaker
 	// evidence than one that names the post's (a docs page speaks for
 	// every platform it does not set apart).
-	if f.Platform != "" && f.Platform != "cuda" && len(e.Platforms) == 0 && e.Kind != "docs" {
+	if f.Platform != "" && f.Platform != "cuda" && len(e.Platforms) == 0 && e.Kind != KindDocs {
 		ev.add(fPlatformUnstated, 1, "")
 	}
 	if f.Platform == "" || len(e.Platforms) == 0 {
