@@ -269,13 +269,12 @@ func (cs *commandSet) addBuilt(c Command, known bool) bool {
 func (cs *commandSet) codeCommands() {
 	for _, block := range cs.doc.code {
 		raw := strings.Split(block, "\n")
+		lists, described := listCommands(block, cs.s)
 		// The elements kubectl describe prints one a line are read
 		// together as their command (listCommands), not each as a line
 		// of its own: "python3" then "-m" is no command "python3".
-		for _, d := range describedCommands(raw) {
-			for _, i := range d.lines {
-				raw[i] = ""
-			}
+		for _, i := range described {
+			raw[i] = ""
 		}
 		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(raw), cs.s), cs.s)
 		for i, l := range lines {
@@ -296,7 +295,7 @@ func (cs *commandSet) codeCommands() {
 			// A code line wrapped in a stray backtick: "`sudo docker run".
 			cs.add(strings.Trim(l, "`"), false, 0)
 		}
-		for _, words := range listCommands(block, cs.s) {
+		for _, words := range lists {
 			for _, c := range buildCommand(stripWrappers(words), nil, cs.s) {
 				c.pos = positionIn(cs.doc.src, block)
 				cs.addBuilt(c, true)
@@ -408,7 +407,8 @@ func addAbsent(dst, src map[string]string) {
 // or after labels, quoted commands and script runs.
 func (cs *commandSet) proseCommands() {
 	s, doc := cs.s, cs.doc
-	for _, words := range listCommands(strings.Join(doc.prose, "\n"), s) {
+	lists, _ := listCommands(strings.Join(doc.prose, "\n"), s)
+	for _, words := range lists {
 		for _, c := range buildCommand(stripWrappers(words), nil, s) {
 			cs.addBuilt(c, true)
 		}

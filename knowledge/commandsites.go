@@ -321,9 +321,10 @@ const maxListBytes = 4 << 10
 
 // listCommands returns the word lists of the string-list commands in a
 // block of code, each with the program the block's image runs when the
-// list holds only arguments.
-func listCommands(block string, s *Schema) [][]string {
-	var out [][]string
+// list holds only arguments, and the indexes of the block's lines that
+// print the elements of a command kubectl describe printed, which are
+// not commands of their own.
+func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	// A list runs the image named nearest before it (the service's own,
 	// in a file of several), else the first one the block names.
 	images := imageLineRE.FindAllStringSubmatchIndex(block, 16)
@@ -429,11 +430,12 @@ func listCommands(block string, s *Schema) [][]string {
 		}
 	}
 	for _, d := range describedCommands(lines) {
+		described = append(described, d.lines...)
 		if ws := withProgram(d.words, imageAt(d.offset), s); ws != nil {
 			out = append(out, ws)
 		}
 	}
-	return out
+	return out, described
 }
 
 // describedCommand is the words of a command kubectl describe printed,

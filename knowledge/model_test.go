@@ -276,6 +276,8 @@ func TestLoneMatchMargin(t *testing.T) {
 		if lone.Relevance > 0.2 {
 			t.Fatalf("the weak match's relevance is %.3f; the test wants a poor fit", lone.Relevance)
 		}
+		t.Logf("model fitted with imported share %.2f: lone poor match relevance %.3f, confidence %.3f, reply threshold %.3f",
+			m.KnowledgeBase.ImportedShare(), lone.Relevance, lone.Confidence, m.Reply)
 		if lone.Confidence >= m.Reply {
 			t.Errorf("a lone poor match is answered: confidence %.3f ≥ reply threshold %.3f", lone.Confidence, m.Reply)
 		}

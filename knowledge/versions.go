@@ -308,6 +308,11 @@ func withoutBuiltFor(text string) string {
 // the next line (versionAnswer); "cuda" for torch.version.cuda, the CUDA
 // release torch was built with; "" for any other line.
 func versionQuery(l string) string {
+	// Every question says "version" or -v/-V; most lines of a post say
+	// neither, and are not run through the prompt patterns below.
+	if !strings.Contains(l, "version") && !strings.Contains(l, "-v") && !strings.Contains(l, "-V") {
+		return ""
+	}
 	// Asked at any prompt a command is read behind ("(venv) $ python -c
 	// …", "user@host:~$ vllm --version").
 	l = stripPrompt(l)
