@@ -970,6 +970,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// YAML folds a plain scalar's lines into one string, so
+			// Compose files write the image's arguments one a line under
+			// a bare "command:" (vllm-project/vllm#3416; Compose files
+			// for vllm/vllm-openai in several projects' guides), or go on
+			// under "command: --model x"; a comment ends a line. A bare
+			// key over a list is still a list.
+			name: "Compose command as a plain scalar over lines",
+			body: "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai:latest\n    shm_size: '10.24gb'\n    command:\n      --model /Qwen1.5-14B-Chat-GPTQ-Int4\n      --tensor-parallel-size 2 # one per GPU\n      # --max-num-seqs 64\n      --enforce-eager\n    ports:\n      - \"8007:8007\"\n  other:\n    image: vllm/vllm-openai:v0.9.0\n    command: --model m/b\n      --max-model-len 8192\n    restart: always\n  listed:\n    image: vllm/vllm-openai:v0.9.0\n    command:\n      - --model\n      - m/c\n```",
+			commands: []string{
+				"vllm serve --enforce-eager --model=/Qwen1.5-14B-Chat-GPTQ-Int4 --tensor-parallel-size=2",
+				"vllm serve --max-model-len=8192 --model=m/b",
+				"vllm serve --model=m/c",
+			},
+		},
+		{
 			// Ray Serve LLM passes engine settings in its LLMConfig's
 			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
 			// they are the engine's flags, as LLM()'s keywords are.

@@ -302,8 +302,13 @@ var (
 	// key's line or as a folded or literal block under it: "command:
 	// --model Qwen/Qwen2-VL-7B-Instruct", "command: >" then the
 	// arguments, as Compose files for the vllm/vllm-openai image write
-	// them ("command: --model=zai-org/GLM-5-FP8").
-	yamlScalarKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*(?:([>|][+-]?)|([^\s\[#'"].*?|"[^"\[]+"|'[^'\[]+'))\s*$`)
+	// them ("command: --model=zai-org/GLM-5-FP8"); or as a plain
+	// scalar over several lines, the key alone on its line or not
+	// (yamlPlainLines). The value is optional: a key alone on its line
+	// heads a plain scalar or a block list (yamlListKeyRE).
+	yamlScalarKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args)\s*:\s*(?:([>|][+-]?)|([^\s\[#'"].*?|"[^"\[]+"|'[^'\[]+'))?\s*$`)
+	// A mapping's key, which ends a plain scalar's lines ("ports:").
+	yamlKeyLineRE = regexp.MustCompile(`^\s*[\w.-]+\s*:(?:\s|$)`)
 	// A manifest's "image:", and the "Image:" kubectl describe prints
 	// (not its "Image ID:").
 	imageLineRE = regexp.MustCompile(`(?m)^\s*-?\s*[Ii]mage\s*:\s*["']?([^\s"']+)`)
@@ -383,7 +388,7 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	lines := strings.Split(block, "\n")
 	offset := 0 // of lines[i] in block
 	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
-		if m := yamlScalarKeyRE.FindStringSubmatch(lines[i]); m != nil {
+		if m := yamlScalarKeyRE.FindStringSubmatch(lines[i]); m != nil && (m[2] != "" || m[3] != "" || blockScalarLines(m, lines[i+1:]) > 0) {
 			if words := yamlScalarWords(m, lines[i+1:]); len(words) > 1 && slices.ContainsFunc(words, isFlagWord) {
 				if ws := withProgram(words, imageAt(offset), s); ws != nil {
 					out = append(out, ws)
@@ -561,16 +566,21 @@ func uncommented(list string) string {
 }
 
 // yamlScalarWords returns the words of a command key's string value (m
-// from yamlScalarKeyRE): the rest of its line, or the lines of a block
-// scalar indented under it.
+// from yamlScalarKeyRE): the rest of its line and the lines of its
+// scalar below it (blockScalarLines), a plain scalar's without their
+// comments.
 func yamlScalarWords(m []string, below []string) []string {
-	if m[2] == "" {
-		return strings.Fields(strings.Trim(m[3], `"'`))
+	words := strings.Fields(strings.Trim(m[3], `"'`))
+	plain := m[2] == ""
+	if plain && m[3] != "" && m[3][0] != '"' && m[3][0] != '\'' {
+		words = strings.Fields(yamlPlainText(m[3]))
 	}
-	var words []string
 	for _, l := range below[:blockScalarLines(m, below)] {
 		if len(words) >= 200 {
 			break
+		}
+		if plain {
+			l = yamlPlainText(l)
 		}
 		words = append(words, strings.Fields(strings.TrimRight(l, "\\"))...)
 	}
@@ -578,11 +588,16 @@ func yamlScalarWords(m []string, below []string) []string {
 }
 
 // blockScalarLines returns how many of the lines below a command key (m
-// from yamlScalarKeyRE) are its block scalar's: those indented under the
-// key, up to a blank line. A key with its value on its own line has none.
+// from yamlScalarKeyRE) are its scalar's. A block scalar's ("command: >")
+// are those indented under the key, up to a blank line; a plain
+// scalar's, the key's value on its line or not, are yamlPlainLines. A
+// quoted value on the key's line has none.
 func blockScalarLines(m []string, below []string) int {
 	if m[2] == "" {
-		return 0
+		if m[3] != "" && (m[3][0] == '"' || m[3][0] == '\'') {
+			return 0
+		}
+		return yamlPlainLines(len(m[1]), below)
 	}
 	for n, l := range below {
 		if strings.TrimSpace(l) == "" || len(l)-len(strings.TrimLeft(l, " \t")) <= len(m[1]) {
@@ -590,6 +605,45 @@ func blockScalarLines(m []string, below []string) int {
 		}
 	}
 	return len(below)
+}
+
+// yamlPlainLines returns how many of the lines below a key indented by
+// indent continue its plain scalar: YAML folds the lines indented deeper
+// than the key into one string, so Compose files write a command's
+// arguments one a line under a bare "command:" (vllm-project/vllm#3416,
+// and Compose files for the vllm/vllm-openai image in many projects'
+// guides, found with the search tool), or go on under "command: --model
+// x". The scalar ends at a blank line, a line indented no deeper than the
+// key, a list item (the key then heads a block list) or another key.
+// Comment lines inside it ("# --max-num-seqs 64") are skipped, as people
+// paste them.
+func yamlPlainLines(indent int, below []string) int {
+	n := 0
+	for i, l := range below {
+		t := strings.TrimLeft(l, " \t")
+		switch {
+		case t == "" || len(l)-len(t) <= indent:
+			return n
+		case strings.HasPrefix(t, "#"):
+			continue
+		case yamlItemRE.MatchString(l) || yamlKeyLineRE.MatchString(l):
+			return n
+		}
+		n = i + 1
+	}
+	return n
+}
+
+// yamlPlainText returns a line of a plain scalar without its comment
+// (YAML's " #" starts one: "--tensor-parallel-size 2 # one per GPU").
+func yamlPlainText(l string) string {
+	if strings.HasPrefix(strings.TrimSpace(l), "#") {
+		return ""
+	}
+	if i := strings.Index(l, " #"); i >= 0 {
+		return l[:i]
+	}
+	return l
 }
 
 // withoutBlockScalars blanks the lines of a code block's command block
