@@ -985,6 +985,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Tools that reserve a GPU, enter a container or a pod, or
+			// set up a Ray cluster run the command after a lone "--"
+			// (canhazgpu's `chg run`, in its README and vLLM issues;
+			// distrobox; vLLM's multi-node guide's `ray symmetric-run`;
+			// `kubectl exec`); uv's `uvx` runs the tool a package
+			// installs (launcher and SLURM scripts of many projects). A
+			// pack program's own "--" stays its own.
+			name: "a command run after a launcher's --, and uvx",
+			body: "```bash\nchg run --gpus 2 -- vllm serve a/b -tp 2\nkubectl exec -it vllm-0 -- python3 -m vllm.entrypoints.openai.api_server --model c/d --port 8000\nray symmetric-run --address 10.0.0.1:6379 --min-nodes 2 -- vllm serve e/f --pipeline-parallel-size 2\nuvx --from vllm==0.10.1 vllm serve g/h --max-model-len 8192\nvllm serve i/j --port 1 -- k\n```",
+			commands: []string{
+				"vllm serve a/b --tensor-parallel-size=2",
+				"vllm serve --model=c/d --port=8000",
+				"vllm serve e/f --pipeline-parallel-size=2",
+				"vllm serve g/h --max-model-len=8192",
+				"vllm serve i/j k --port=1",
+			},
+		},
+		{
 			// Ray Serve LLM passes engine settings in its LLMConfig's
 			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
 			// they are the engine's flags, as LLM()'s keywords are.

@@ -51,6 +51,11 @@ var launchers = map[string][]string{
 	"uv": {"run"}, "conda": {"run"}, "pixi": {"run"}, "poetry": {"run"}, "pipenv": {"run"},
 	"srun": nil, "timeout": nil, "numactl": nil, "taskset": nil, "nsys": {"profile"},
 	"apptainer": {"exec", "run"}, "singularity": {"exec", "run"},
+	// uv's tool runner runs the tool a package installs, in an
+	// environment of its own: `uvx vllm serve …` (launcher scripts,
+	// SLURM job scripts and READMEs of many projects, found with the
+	// search tool).
+	"uvx": nil,
 	// Hugging Face's launcher runs a module on every GPU: lm-eval's
 	// documented multi-GPU form, `accelerate launch -m lm_eval --model
 	// vllm …` (EleutherAI/lm-evaluation-harness#2028; evaluation scripts
@@ -75,7 +80,7 @@ func launchedAt(words []string, s *Schema) int {
 	}
 	subs, ok := launchers[path.Base(words[0])]
 	if !ok {
-		return -1
+		return afterSeparator(words, s)
 	}
 	from := 1
 	if subs != nil {
@@ -103,6 +108,26 @@ func launchedAt(words []string, s *Schema) int {
 		}
 	}
 	return first
+}
+
+// afterSeparator returns the index of the command a program runs after
+// a lone "--", the end of its own options, or -1: tools that reserve a
+// GPU, enter a container or a pod or set up a cluster run the command
+// that follows it (`chg run --gpus 1 -- vllm serve …`, canhazgpu's README
+// and vllm-project/vllm issues; `distrobox enter vllm -- vllm serve …`;
+// `ray symmetric-run --address … -- vllm serve …`, vLLM's multi-node
+// guide; `kubectl exec -it pod -- python3 -m vllm…`). A pack's own
+// program keeps its "--" (its arguments follow it), and the command must
+// be a program the schema knows with words of its own.
+func afterSeparator(words []string, s *Schema) int {
+	if s.program(path.Base(words[0])) != nil {
+		return -1
+	}
+	i := slices.Index(words, "--")
+	if i < 1 || i+2 >= len(words) || !s.knownProgram(path.Base(words[i+1])) {
+		return -1
+	}
+	return i + 1
 }
 
 // embeddedStarts returns the offsets in a prose line where a command of

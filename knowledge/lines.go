@@ -291,7 +291,7 @@ var wrapTailRE = regexp.MustCompile(`^[^\s\-#$>(\[./][^\s:=]*\s(?:.*\s)?--[a-z]`
 // "python3 -m fastchat.serve.model_worker …" after the api_server, #2248;
 // "python benchmark_serving.py …" after it, #4412; a launcher, see
 // launchers): a new command, not the rest of the one above.
-var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|docker|podman|sudo|bash|sh|zsh|cd|env|nohup|time|torchrun|accelerate|deepspeed|ray|lm_eval|git|conda|source|export|echo|nvidia-smi|kubectl|helm|vllm|srun|timeout|numactl|taskset|nsys|apptainer|singularity|pixi|poetry|pipenv)\s`)
+var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|docker|podman|sudo|bash|sh|zsh|cd|env|nohup|time|torchrun|accelerate|deepspeed|ray|lm_eval|git|conda|source|export|echo|nvidia-smi|kubectl|helm|vllm|srun|timeout|numactl|taskset|nsys|apptainer|singularity|pixi|poetry|pipenv|uvx)\s`)
 
 // joinTerminalWraps joins a command line of a code block with the next
 // line when a terminal's wrap, not its writer, broke it: a run of one of
