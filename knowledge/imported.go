@@ -228,7 +228,12 @@ type Issue struct {
 //     into the command that names it. The images vLLM's guides build
 //     (vllm-cpu-env, vllm-xpu-env, vllm-hpu-env) run the server. A
 //     version asked at a shell prompt is asked as without one.
-const Reading = 55
+//   - 56: a Compose command written as a plain scalar over lines (a bare
+//     "command:" with the arguments one a line under it, or "command:
+//     --model x" going on below) is one command; a launcher's lone "--"
+//     (chg run, distrobox enter, ray symmetric-run, kubectl exec) is
+//     followed by the command it runs, and uvx runs the tool it names.
+const Reading = 56
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
