@@ -6,23 +6,38 @@ import (
 	"strings"
 )
 
-// positionIn returns where line (or its first words) occurs in src.
+// positionIn returns where line (or its first words) occurs in src. The
+// whole line is looked for first, as written and then without
+// formatting: lines that start alike (the same script run with other
+// arguments, each behind the same launcher) would all be placed where the
+// first of them stands. Its first words are looked for when the whole is
+// not in src as read (a line joined from a terminal's wraps, a
+// shortened value).
 func positionIn(src, line string) int {
-	key := strings.TrimSpace(line)
-	if len(key) > 40 {
-		key = key[:40]
+	full := strings.TrimSpace(line)
+	head := full
+	if len(head) > 40 {
+		head = head[:40]
 	}
-	if i := strings.Index(src, key); i >= 0 {
-		return i
-	}
-	// The line was read without the Markdown around its words (a model
-	// in bold inside a command typed as a sentence, a flag in a code
-	// span, an escaped underscore) or joined from lines a continuation
-	// mark ends. Look again with neither side's marks and with blanks
-	// and line breaks as one space.
-	if k := stripFormatting(key, nil); k != "" {
-		var at []int
-		if i := strings.Index(stripFormatting(src, &at), k); i >= 0 {
+	// The line may have been read without the Markdown around its words
+	// (a model in bold inside a command typed as a sentence, a flag in a
+	// code span, an escaped underscore) or joined from lines a
+	// continuation mark ends: each key is looked for again with neither
+	// side's marks and with blanks and line breaks as one space.
+	var stripped string
+	var at []int
+	for _, key := range []string{full, head} {
+		if i := strings.Index(src, key); i >= 0 {
+			return i
+		}
+		k := stripFormatting(key, nil)
+		if k == "" {
+			continue
+		}
+		if at == nil {
+			stripped = stripFormatting(src, &at)
+		}
+		if i := strings.Index(stripped, k); i >= 0 {
 			return at[i]
 		}
 	}
@@ -293,13 +308,27 @@ var wrapTailRE = regexp.MustCompile(`^[^\s\-#$>(\[./][^\s:=]*\s(?:.*\s)?--[a-z]`
 // launchers): a new command, not the rest of the one above.
 var newRunRE = regexp.MustCompile(`^(?:curl|wget|http|python[\d.]*|pip3?|uv|docker|podman|sudo|bash|sh|zsh|cd|env|nohup|time|torchrun|accelerate|deepspeed|ray|lm_eval|git|conda|source|export|echo|nvidia-smi|kubectl|helm|vllm|srun|timeout|numactl|taskset|nsys|apptainer|singularity|pixi|poetry|pipenv|uvx)\s`)
 
+// startsNewRun reports whether a line of code starts a command of its
+// own: a program newRunRE names, or one run through a launcher or after
+// a tool's lone "--" ("distrobox enter vllm -- python3 -m …", see
+// launchedAt).
+func startsNewRun(l string, s *Schema) bool {
+	if newRunRE.MatchString(l) {
+		return true
+	}
+	words := strings.Fields(l)
+	at := launchedAt(words, s)
+	return at > 0 && newRunRE.MatchString(strings.Join(words[at:], " ")+" ")
+}
+
 // joinTerminalWraps joins a command line of a code block with the next
 // line when a terminal's wrap, not its writer, broke it: a run of one of
 // the schema's programs at least minWrappedRun long, ending inside a word
 // (no space, no backslash), followed by a line that goes on inside that
 // word, then sets options (wrapTailRE) and starts neither a program of
-// its own (newRunRE) nor a prompt (a theme's "➜  vllm git:(main) ✗ vllm
-// serve …" on the next line is the next command). Text copied out of tmux, screen or a web console keeps the
+// its own (startsNewRun) nor a
+// prompt (a theme's "➜  vllm git:(main) ✗ vllm serve …" on the next
+// line is the next command). Text copied out of tmux, screen or a web console keeps the
 // wrap's newline: "--hos" then "t 0.0.0.0 --port 8011"
 // (vllm-project/vllm#35603, twice in one command), "--model TheBlok"
 // then "e/WizardLM-13B-V1.2-AWQ --quantization awq" (#1215). The halves
@@ -316,7 +345,7 @@ func joinTerminalWraps(lines []string, s *Schema) []string {
 		if i > 0 {
 			if cur.Len() >= minWrappedRun && cur.Len()+len(l) < maxCommandBytes &&
 				!strings.ContainsAny(cur.String()[cur.Len()-1:], " \t\\") &&
-				wrapTailRE.MatchString(l) && !newRunRE.MatchString(l) && stripPrompt(l) == l {
+				wrapTailRE.MatchString(l) && !startsNewRun(l, s) && stripPrompt(l) == l {
 				if runs == 0 {
 					runs = -1
 					if s.startsRun(strings.TrimSpace(cur.String())) {

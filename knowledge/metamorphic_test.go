@@ -295,6 +295,13 @@ var perturbations = []struct {
 	{"launchers", func(s string) string {
 		return prefixCommandLines(s, launchableRE, "uv run ", "srun --gres=gpu:1 -N 1 ", "timeout 3600 ", "conda run -n vllm ")
 	}},
+	// The same run after another tool's lone "--", in a pod or a toolbox
+	// container (kubectl exec, distrobox; canhazgpu's
+	// "chg run --gpus 1 --" is left out: its --gpus reads as CUDA, as
+	// docker's does).
+	{"launcher-separators", func(s string) string {
+		return prefixCommandLines(s, launchableRE, "kubectl exec -it vllm-0 -- ", "distrobox enter vllm -- ")
+	}},
 	// Each fenced command line that a backslash continues, continued
 	// PowerShell's way instead, with a backtick after a blank, and typed
 	// at PowerShell's prompt, as Windows users run vLLM's image.
