@@ -232,7 +232,9 @@ type Issue struct {
 //     "command:" with the arguments one a line under it, or "command:
 //     --model x" going on below) is one command; a launcher's lone "--"
 //     (chg run, distrobox enter, ray symmetric-run, kubectl exec) is
-//     followed by the command it runs, and uvx runs the tool it names.
+//     followed by the command it runs, and uvx runs the tool it names;
+//     a line so started is no terminal wrap of the line above, and
+//     commands that start alike keep their order in the post.
 const Reading = 56
 
 // ReadSources returns the Entry.Source values of entries read from a
