@@ -1003,6 +1003,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// production-stack's Helm chart runs `vllm serve <modelURL>`
+			// for each model entry of its values file, with the flags its
+			// template writes for the entry's keys and its vllmConfig's,
+			// then extraArgs (production-stack#407, #512; the chart's
+			// tutorials; vLLM's production-stack guide): a pack's chart.
+			// The extraArgs list is no command of its own.
+			name: "a Helm chart's values file runs its program",
+			body: "```yaml\nservingEngineSpec:\n  modelSpec:\n  - name: \"llama3\"\n    repository: \"vllm/vllm-openai\"\n    modelURL: \"meta-llama/Llama-3.1-8B-Instruct\"\n\n    requestGPU: 2\n    vllmConfig:\n      enableChunkedPrefill: false\n      enablePrefixCaching: true\n      maxModelLen: 16384 # long prompts\n      tensorParallelSize: 2\n      extraArgs: [\"--disable-log-requests\", \"--gpu-memory-utilization\", \"0.8\"]\n  - name: \"mistral\"\n    modelURL: mistralai/Mistral-7B-Instruct-v0.2\n    enableTool: true\n    toolCallParser: \"mistral\"\n    vllmConfig:\n      extraArgs:\n        - \"--max-num-seqs\"\n        - \"8\"\nrouterSpec:\n  repository: \"lmcache/lmstack-router\"\n```",
+			commands: []string{
+				"vllm serve meta-llama/Llama-3.1-8B-Instruct --disable-log-requests --enable-prefix-caching --gpu-memory-utilization=0.8 --max-model-len=16384 --tensor-parallel-size=2",
+				"vllm serve mistralai/Mistral-7B-Instruct-v0.2 --enable-auto-tool-choice --max-num-seqs=8 --tool-call-parser=mistral",
+			},
+		},
+		{
 			// Ray Serve LLM passes engine settings in its LLMConfig's
 			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
 			// they are the engine's flags, as LLM()'s keywords are.

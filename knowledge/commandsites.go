@@ -349,6 +349,168 @@ var (
 // maxListBytes bounds one string list.
 const maxListBytes = 4 << 10
 
+var (
+	// yamlKeyNameRE is a YAML mapping key a pack's chart names.
+	yamlKeyNameRE = regexp.MustCompile(`^[A-Za-z_][\w.-]*$`)
+	// chartKeyLineRE is a line of a values file's mapping: its indent, a
+	// list item's dash, the key and its value on the line.
+	chartKeyLineRE = regexp.MustCompile(`^( *)(- +)?([A-Za-z_][\w.-]*) *:(?:[ \t]+(.*?))?[ \t]*$`)
+)
+
+// chartEntry is a model entry of a values file a pack's chart reads:
+// its words as a command of the chart's program, and the byte range of
+// its lines in the block.
+type chartEntry struct {
+	words      []string
+	start, end int
+}
+
+// chartCommands returns the model entries of the values files in the
+// lines of a code block that a pack's chart runs its program for
+// (Program.Charts): each mapping that holds the chart's model key,
+// indented as a values file nests it (an entry of the chart's list of
+// models), read from the line of its list item's dash to the last line
+// indented under it. Its keys, at any depth, that the chart maps to
+// flags are the command's flags in the order the entry lists them, and
+// the chart's list of further arguments follows them.
+func chartCommands(lines []string, s *Schema) []chartEntry {
+	if s == nil {
+		return nil
+	}
+	var out []chartEntry
+	for pi := range s.Programs {
+		p := &s.Programs[pi]
+		for ci := range p.Charts {
+			c := &p.Charts[ci]
+			offset := 0
+			for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
+				m := chartKeyLineRE.FindStringSubmatch(lines[i])
+				if m == nil || m[3] != c.ModelKey || yamlValue(m[4]) == "" {
+					continue
+				}
+				col := len(m[1]) + len(m[2]) // the entry's keys' column
+				if col == 0 {
+					continue // a flattened file, or prose without its indentation
+				}
+				from, to := chartEntryLines(lines, i, col)
+				words := []string{p.Name}
+				if c.Subcommand != "" {
+					words = append(words, c.Subcommand)
+				}
+				words = append(words, yamlValue(m[4]))
+				words = append(words, chartArgs(lines[from:to], c)...)
+				start := offset
+				for j := from; j < i; j++ {
+					start -= len(lines[j]) + 1
+				}
+				end := offset
+				for j := i; j < to; j++ {
+					end += len(lines[j]) + 1
+				}
+				out = append(out, chartEntry{words: words, start: start, end: end})
+				i, offset = to-1, end-len(lines[to-1])-1
+			}
+		}
+	}
+	return out
+}
+
+// chartEntryLines returns the lines [from, to) of the values-file entry
+// whose model key stands on line i, its keys in column col: up to the
+// line of its list item's dash and down to the last line indented under
+// it, blank lines included.
+func chartEntryLines(lines []string, i, col int) (from, to int) {
+	from = i
+	if m := chartKeyLineRE.FindStringSubmatch(lines[i]); m[2] == "" {
+		for j := i - 1; j >= 0; j-- {
+			l := lines[j]
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			ind := len(l) - len(strings.TrimLeft(l, " "))
+			km := chartKeyLineRE.FindStringSubmatch(l)
+			if km != nil && km[2] != "" && ind+len(km[2]) == col {
+				from = j // the entry's list item
+				break
+			}
+			if ind < col {
+				break
+			}
+			from = j
+		}
+	}
+	to = i + 1
+	for j := i + 1; j < len(lines); j++ {
+		l := lines[j]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if len(l)-len(strings.TrimLeft(l, " ")) < col {
+			break
+		}
+		to = j + 1
+	}
+	return from, to
+}
+
+// chartArgs returns the arguments a chart's template writes for the
+// keys of one entry (lines): its flags, then its list of further
+// arguments, flow or block.
+func chartArgs(lines []string, c *Chart) []string {
+	var flags, extra []string
+	for j, l := range lines {
+		m := chartKeyLineRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v := yamlValue(m[4])
+		if m[3] == c.Args && c.Args != "" {
+			switch {
+			case strings.HasPrefix(v, "["):
+				end := strings.IndexByte(v, ']')
+				if end < 0 {
+					end = len(v)
+				}
+				for _, it := range listItemRE.FindAllStringSubmatch(v[:end], -1) {
+					extra = append(extra, it[1]+it[2])
+				}
+			case v == "":
+				ind := len(m[1]) + len(m[2])
+				for _, b := range lines[j+1:] {
+					it := yamlItemRE.FindStringSubmatch(b)
+					if it == nil || len(it[1]) < ind {
+						break
+					}
+					extra = append(extra, strings.Fields(strings.Trim(it[2], `"'`))...)
+				}
+			}
+			continue
+		}
+		fl, ok := c.Flags[m[3]]
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(v) {
+		case "", "false", "null", "~":
+		case "true":
+			flags = append(flags, fl)
+		default:
+			flags = append(flags, fl, v)
+		}
+	}
+	return append(flags, extra...)
+}
+
+// yamlValue returns a scalar as a values file writes it: without its
+// comment and its quotes.
+func yamlValue(v string) string {
+	v = strings.TrimSpace(yamlPlainText(v))
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
+	}
+	return v
+}
+
 // listCommands returns the word lists of the string-list commands in a
 // block of code, each with the program the block's image runs when the
 // list holds only arguments, and the indexes of the block's lines that
@@ -368,8 +530,19 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 		}
 		return img
 	}
+	lines := strings.Split(block, "\n")
+	charts := chartCommands(lines, s)
+	inChart := func(pos int) bool {
+		return slices.ContainsFunc(charts, func(c chartEntry) bool { return pos >= c.start && pos < c.end })
+	}
+	for _, c := range charts {
+		out = append(out, c.words)
+	}
 	shell := false // the list before was a shell's "-c" without its script
 	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
+		if inChart(loc[0]) {
+			continue // the chart's arguments, read with its entry
+		}
 		image := imageAt(loc[0])
 		rest := block[loc[1]:]
 		// A list cut off by the end of an excerpt still says what it says.
@@ -410,9 +583,11 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 			out = append(out, ws)
 		}
 	}
-	lines := strings.Split(block, "\n")
 	offset := 0 // of lines[i] in block
 	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
+		if inChart(offset) {
+			continue
+		}
 		if m := yamlScalarKeyRE.FindStringSubmatch(lines[i]); m != nil && (m[2] != "" || m[3] != "" || blockScalarLines(m, lines[i+1:]) > 0) {
 			if words := yamlScalarWords(m, lines[i+1:]); len(words) > 1 && slices.ContainsFunc(words, isFlagWord) {
 				if ws := withProgram(words, imageAt(offset), s); ws != nil {

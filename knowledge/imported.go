@@ -234,7 +234,9 @@ type Issue struct {
 //     (chg run, distrobox enter, ray symmetric-run, kubectl exec) is
 //     followed by the command it runs, and uvx runs the tool it names;
 //     a line so started is no terminal wrap of the line above, and
-//     commands that start alike keep their order in the post.
+//     commands that start alike keep their order in the post. A pack's
+//     Helm chart (production-stack's) runs its program for each model
+//     entry of a values file.
 const Reading = 56
 
 // ReadSources returns the Entry.Source values of entries read from a

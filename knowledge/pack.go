@@ -122,6 +122,18 @@ func (p *Pack) validate() error {
 			}
 		}
 	}
+	for _, prog := range p.Programs {
+		for _, c := range prog.Charts {
+			if !yamlKeyNameRE.MatchString(c.ModelKey) || len(c.Flags) == 0 || c.Args != "" && !yamlKeyNameRE.MatchString(c.Args) {
+				return &PackError{Pack: p.Name, Field: "programs.charts", Err: fmt.Errorf("%w: %s's chart needs a model_key, flags (key: --flag) and, if any, an args key, each a YAML key", errInvalid, prog.Name)}
+			}
+			for k, fl := range c.Flags {
+				if !yamlKeyNameRE.MatchString(k) || !strings.HasPrefix(fl, "--") {
+					return &PackError{Pack: p.Name, Field: "programs.charts", Err: fmt.Errorf("%w: %s's chart maps %q to %q; want a YAML key and a --flag", errInvalid, prog.Name, k, fl)}
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, e := range p.Entries {
 		fail := func(field string, err error) error {

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -27,6 +28,30 @@ type Program struct {
 	// Harnesses are other programs that start this one's engine for the
 	// user (evaluation harnesses); see Harness.
 	Harnesses []Harness `yaml:"harnesses" json:"harnesses,omitempty"`
+	// Charts are Helm charts that run this program from a values file;
+	// see Chart.
+	Charts []Chart `yaml:"charts" json:"charts,omitempty"`
+}
+
+// Chart is a Helm chart whose values file runs a pack's program once for
+// each model entry, its template turning the entry's keys into the
+// program's arguments: vllm-project/production-stack's vllm-stack chart
+// runs `vllm serve <modelURL>` with `--max-model-len` for a `maxModelLen:`
+// under the entry's `vllmConfig:`. An entry of a values file pasted in a
+// post so read is a command of the program.
+type Chart struct {
+	// ModelKey is the entry's key for the model ("modelURL"); a mapping
+	// that holds it is an entry.
+	ModelKey string `yaml:"model_key" json:"model_key"`
+	// Subcommand is the program's subcommand the template runs.
+	Subcommand string `yaml:"subcommand" json:"subcommand,omitempty"`
+	// Flags maps the entry's keys, at any depth under it, to the flags
+	// the template writes for them: a value is the flag's, true sets a
+	// boolean flag, false and empty values set nothing.
+	Flags map[string]string `yaml:"flags" json:"flags"`
+	// Args is the key of a list of further arguments the template
+	// appends as they are ("extraArgs").
+	Args string `yaml:"args" json:"args,omitempty"`
 }
 
 // Harness is a program that runs a pack's program when one of its flags
@@ -167,18 +192,29 @@ type compiledLogs struct {
 func (l LogFormats) compile() (compiledLogs, error) {
 	var c compiledLogs
 	var err error
+	// Each format's first group is what it reads: the version its
+	// {version} stands for, the platform, the model.
 	if l.Version != "" {
+		if !strings.Contains(l.Version, "{version}") {
+			return compiledLogs{}, errors.New("log_formats.version: no {version} in the format")
+		}
 		if c.version, err = regexp.Compile(`(?i)` + strings.ReplaceAll(l.Version, "{version}", versionPat)); err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.version: %w", err)
 		}
 	}
 	if l.Platform != "" {
-		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err != nil {
+		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err == nil && c.platform.NumSubexp() == 0 {
+			err = errors.New("no group for the platform")
+		}
+		if err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.platform: %w", err)
 		}
 	}
 	if l.Model != "" {
-		if c.model, err = regexp.Compile(l.Model); err != nil {
+		if c.model, err = regexp.Compile(l.Model); err == nil && c.model.NumSubexp() == 0 {
+			err = errors.New("no group for the model")
+		}
+		if err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.model: %w", err)
 		}
 	}
