@@ -326,9 +326,9 @@ func startsNewRun(l string, s *Schema) bool {
 // the schema's programs at least minWrappedRun long, ending inside a word
 // (no space, no backslash), followed by a line that goes on inside that
 // word, then sets options (wrapTailRE) and starts neither a program of
-// its own (startsNewRun) nor a
-// prompt (a theme's "➜  vllm git:(main) ✗ vllm serve …" on the next
-// line is the next command). Text copied out of tmux, screen or a web console keeps the
+// its own (startsNewRun) nor a prompt (a theme's "➜  vllm git:(main) ✗
+// vllm serve …" on the next line is the next command). Text copied out
+// of tmux, screen or a web console keeps the
 // wrap's newline: "--hos" then "t 0.0.0.0 --port 8011"
 // (vllm-project/vllm#35603, twice in one command), "--model TheBlok"
 // then "e/WizardLM-13B-V1.2-AWQ --quantization awq" (#1215). The halves

@@ -121,8 +121,6 @@ func (p *Pack) validate() error {
 				return &PackError{Pack: p.Name, Field: "programs.harnesses", Err: fmt.Errorf("%w: %s's harness %v needs programs, select (--flag=value) and args (--flag)", errInvalid, prog.Name, h.Programs)}
 			}
 		}
-	}
-	for _, prog := range p.Programs {
 		for _, c := range prog.Charts {
 			if !yamlKeyNameRE.MatchString(c.ModelKey) || len(c.Flags) == 0 || c.Args != "" && !yamlKeyNameRE.MatchString(c.Args) {
 				return &PackError{Pack: p.Name, Field: "programs.charts", Err: fmt.Errorf("%w: %s's chart needs a model_key, flags (key: --flag) and, if any, an args key, each a YAML key", errInvalid, prog.Name)}
