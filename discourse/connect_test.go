@@ -93,7 +93,8 @@ func TestDiscourseConnectAgainstFakeForum(t *testing.T) {
 		t.Fatal(err)
 	}
 	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar}
+	browser := discoursetest.Client(t.Cleanup)
+	browser.Jar = jar
 	resp, err := browser.Get(login) // not logged in: the forum shows its login form
 	if err != nil {
 		t.Fatal(err)

@@ -89,7 +89,7 @@ func getJSON(t *testing.T, url string) any {
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	req.Header.Set("Api-Key", discoursetest.AdminAPIKey)
 	req.Header.Set("Api-Username", "herald")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := discoursetest.Client(t.Cleanup).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

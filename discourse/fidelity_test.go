@@ -44,7 +44,7 @@ func callWithHeader(t *testing.T, method, url, contentType string, body io.Reade
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := discoursetest.Client(t.Cleanup).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestFakeRoutes(t *testing.T) {
 	req, _ := http.NewRequest("GET", srv.URL+"/posts/1/raw", nil)
 	req.Header.Set("Api-Key", discoursetest.AdminAPIKey)
 	req.Header.Set("Api-Username", "admin")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := discoursetest.Client(t.Cleanup).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

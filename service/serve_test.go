@@ -39,7 +39,7 @@ func TestHTTPServerLimits(t *testing.T) {
 	ts.Config = srv
 	ts.Start()
 	defer ts.Close()
-	resp, err := http.Post(ts.URL, "application/octet-stream", bytes.NewReader(make([]byte, maxBodyBytes+1)))
+	resp, err := discoursetest.Client(t.Cleanup).Post(ts.URL, "application/octet-stream", bytes.NewReader(make([]byte, maxBodyBytes+1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +110,9 @@ func TestServeEndpoints(t *testing.T) {
 			Ready: func(a string) { addr <- a }})
 	}()
 	base := "http://" + <-addr
+	web := discoursetest.Client(t.Cleanup)
 	get := func(path string) (int, string) {
-		resp, err := http.Get(base + path)
+		resp, err := web.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestServeEndpoints(t *testing.T) {
 	if code, body := get("/extra"); code != 200 || body != "mounted" {
 		t.Errorf("/extra: %d %q", code, body)
 	}
-	resp, err := http.Post(base+"/webhooks/discourse", "application/json", strings.NewReader(`{}`))
+	resp, err := web.Post(base+"/webhooks/discourse", "application/json", strings.NewReader(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,9 +92,13 @@ func newEnv(t *testing.T) *env {
 }
 
 // browser is an HTTP client with cookies that follows redirects.
-func browser() *http.Client {
-	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar}
+// browser is a client with its own cookies and its own connections
+// (discoursetest.Client).
+func browser(t *testing.T) *http.Client {
+	t.Helper()
+	c := discoursetest.Client(t.Cleanup)
+	c.Jar, _ = cookiejar.New(nil)
+	return c
 }
 
 func get(t *testing.T, c *http.Client, u string) (int, string) {
@@ -131,7 +135,7 @@ var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
 func TestLoginQueueAndApprove(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := browser()
+	c := browser(t)
 	status, body := e.login(c, "maria") // a moderator
 	if status != 200 || !strings.Contains(body, "Running out of memory") || !strings.Contains(body, "vllm-project/vllm#51396") {
 		t.Fatalf("queue after login: %d\n%s", status, body)
@@ -181,7 +185,7 @@ func TestLoginQueueAndApprove(t *testing.T) {
 func TestSecurityHeadersAndCookies(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := browser()
+	c := browser(t)
 	e.login(c, "admin")
 	resp, err := c.Get(e.page.URL + "/admin/")
 	if err != nil {
@@ -211,7 +215,7 @@ func TestSecurityHeadersAndCookies(t *testing.T) {
 func TestNonStaffIsRefused(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := browser()
+	c := browser(t)
 	status, body := e.login(c, "alice")
 	if status != http.StatusForbidden || !strings.Contains(body, "only the forum") {
 		t.Fatalf("alice: %d %s", status, body)
@@ -235,7 +239,7 @@ func TestGroupMemberIsAllowed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.forum.AddUser(discoursetest.User{Username: "sam", Groups: []string{"support-team"}, TrustLevel: 2})
-	status, body := e.login(browser(), "sam")
+	status, body := e.login(browser(t), "sam")
 	if status != 200 || !strings.Contains(body, "Queue") {
 		t.Errorf("group member: %d", status)
 	}
@@ -244,9 +248,9 @@ func TestGroupMemberIsAllowed(t *testing.T) {
 func TestForgedReplayedAndExpiredPayloads(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := browser()
+	c := browser(t)
 	// Capture a genuine callback URL without following it.
-	noFollow := &http.Client{Jar: c.Jar, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+	noFollow := &http.Client{Jar: c.Jar, Transport: c.Transport, CheckRedirect: func(req *http.Request, via []*http.Request) error {
 		if strings.Contains(req.URL.Path, "/admin/auth/callback") {
 			return http.ErrUseLastResponse
 		}
@@ -268,22 +272,22 @@ func TestForgedReplayedAndExpiredPayloads(t *testing.T) {
 	q := cu.Query()
 
 	forged, sig := discourse.EncodePayload("not-the-secret-000", url.Values{"nonce": {"n"}, "username": {"admin"}, "external_id": {"1"}, "admin": {"true"}})
-	status, body := get(t, browser(), e.page.URL+"/admin/auth/callback?"+url.Values{"sso": {forged}, "sig": {sig}}.Encode())
+	status, body := get(t, browser(t), e.page.URL+"/admin/auth/callback?"+url.Values{"sso": {forged}, "sig": {sig}}.Encode())
 	if status != http.StatusForbidden || !strings.Contains(body, "forged") {
 		t.Errorf("forged: %d", status)
 	}
 	tampered := url.Values{"sso": {q.Get("sso")[:len(q.Get("sso"))-4] + "AAAA"}, "sig": {q.Get("sig")}}
-	if status, _ := get(t, browser(), e.page.URL+"/admin/auth/callback?"+tampered.Encode()); status != http.StatusForbidden {
+	if status, _ := get(t, browser(t), e.page.URL+"/admin/auth/callback?"+tampered.Encode()); status != http.StatusForbidden {
 		t.Errorf("tampered: %d", status)
 	}
 	// Expired: the nonce lives 10 minutes.
 	e.clock = e.clock.Add(11 * time.Minute)
-	if status, _ := get(t, browser(), callback); status != http.StatusForbidden {
+	if status, _ := get(t, browser(t), callback); status != http.StatusForbidden {
 		t.Errorf("expired: %d", status)
 	}
 	// And once used (or expired), it is gone: a replay fails too.
 	e.clock = e.clock.Add(-11 * time.Minute)
-	if status, _ := get(t, browser(), callback); status != http.StatusForbidden {
+	if status, _ := get(t, browser(t), callback); status != http.StatusForbidden {
 		t.Errorf("replayed: %d", status)
 	}
 }
@@ -291,7 +295,7 @@ func TestForgedReplayedAndExpiredPayloads(t *testing.T) {
 func TestCSRF(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	c := browser()
+	c := browser(t)
 	e.login(c, "maria")
 	for name, form := range map[string]url.Values{"missing": {}, "wrong": {"csrf": {"deadbeef"}}} {
 		resp, err := c.PostForm(fmt.Sprintf("%s/admin/actions/%d/approve", e.page.URL, e.id), form)
@@ -319,7 +323,7 @@ func TestCSRF(t *testing.T) {
 func TestConcurrentApprovalsYieldOneApproval(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	clients := []*http.Client{browser(), browser(), browser(), browser()}
+	clients := []*http.Client{browser(t), browser(t), browser(t), browser(t)}
 	tokens := make([]string, len(clients))
 	for i, c := range clients {
 		e.login(c, "admin")
@@ -332,7 +336,7 @@ func TestConcurrentApprovalsYieldOneApproval(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			nf := &http.Client{Jar: c.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			nf := &http.Client{Jar: c.Jar, Transport: c.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 			resp, err := nf.PostForm(fmt.Sprintf("%s/admin/actions/%d/approve", e.page.URL, e.id), url.Values{"csrf": {tokens[i]}})
 			if err != nil {
 				t.Error(err)
@@ -368,12 +372,12 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := browser()
+	c := browser(t)
 	status, body := get(t, c, link)
 	if status != 200 || !strings.Contains(body, "Queue") {
 		t.Fatalf("login link: %d", status)
 	}
-	if status, _ := get(t, browser(), link); status != http.StatusForbidden {
+	if status, _ := get(t, browser(t), link); status != http.StatusForbidden {
 		t.Errorf("reused login link: %d", status)
 	}
 	_, body = get(t, c, fmt.Sprintf("%s/admin/actions/%d", e.page.URL, e.id))
@@ -438,7 +442,7 @@ func TestRejectTeachAndLoginLink(t *testing.T) {
 	// Logout ends the session.
 	resp, _ = c.PostForm(e.page.URL+"/admin/logout", url.Values{"csrf": {tok}})
 	resp.Body.Close()
-	nf := &http.Client{Jar: c.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	nf := &http.Client{Jar: c.Jar, Transport: c.Transport, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, _ = nf.Get(e.page.URL + "/admin/")
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther {
@@ -457,7 +461,7 @@ func TestQueueScalesTo10000Drafts(t *testing.T) {
 	if _, err := e.db.Record(context.Background(), batch); err != nil {
 		t.Fatal(err)
 	}
-	c := browser()
+	c := browser(t)
 	e.login(c, "admin")
 	status, body := get(t, c, e.page.URL+"/admin/?state=pending&category=1&min=0.4")
 	if status != 200 || strings.Count(body, "review</a>") != 50 || !strings.Contains(body, "Older") {
@@ -517,7 +521,7 @@ func TestDamagedPayloadDoesNotTakeTheQueueDown(t *testing.T) {
 			damaged = a.ID
 		}
 	}
-	c := browser()
+	c := browser(t)
 	status, body := e.login(c, "maria")
 	if status != 200 || !strings.Contains(body, "vllm-project/vllm#51396") || !strings.Contains(body, "hand-written row") {
 		t.Fatalf("queue with a damaged row: %d\n%s", status, body)

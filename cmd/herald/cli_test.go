@@ -54,7 +54,8 @@ func TestDemoForumOnlyKeepsState(t *testing.T) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Api-Key", "global-key-123456")
 	req.Header.Set("Api-Username", "alice")
-	resp, err := http.DefaultClient.Do(req)
+	client := discoursetest.Client(t.Cleanup)
+	resp, err := client.Do(req)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("create topic: %v %v", resp, err)
 	}
@@ -65,7 +66,7 @@ func TestDemoForumOnlyKeepsState(t *testing.T) {
 	}
 	url, cancel, done = start()
 	defer func() { cancel(); <-done }()
-	resp, err = http.Get(url + "/latest.json")
+	resp, err = client.Get(url + "/latest.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,8 @@
 // It limits API-key traffic with one shared bucket as the real server
 // does, answers 429 in both shapes, and can inject faults: 5xx bursts,
 // slow responses, truncated or malformed JSON, dropped connections and
-// posts whose response is lost after they were created.
+// posts whose response is lost after they were created. Client gives a
+// test HTTP connections of its own, which no other test's server closes.
 package discoursetest
 
 import (
