@@ -1017,6 +1017,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Evaluation and benchmark scripts gather the engine's
+			// settings in a dict and unpack it into the call (`llm =
+			// LLM(**llm_kwargs)`, scripts of many projects): the dict's
+			// entries, and the keys set one by one below it, are the
+			// call's keyword arguments; the call's own win.
+			name: "engine settings unpacked from a dict",
+			body: "```python\nMODEL = \"Qwen/Qwen3-8B\"\nllm_kwargs = {\n    \"model\": MODEL,\n    \"tensor_parallel_size\": 2,  # two GPUs\n    \"max_model_len\": 4096,\n}\nllm_kwargs[\"enforce_eager\"] = True\nllm = LLM(**llm_kwargs, max_model_len=8192)\nengine_args = dict(model=\"a/b\", gpu_memory_utilization=0.8)\nother = LLM(**engine_args)\n```",
+			commands: []string{
+				"vllm serve --enforce-eager --max-model-len=8192 --model=Qwen/Qwen3-8B --tensor-parallel-size=2",
+				"vllm serve --gpu-memory-utilization=0.8 --model=a/b",
+			},
+		},
+		{
 			// Ray Serve LLM passes engine settings in its LLMConfig's
 			// engine_kwargs (ray-project/ray#53907, #64466; Ray's guides):
 			// they are the engine's flags, as LLM()'s keywords are.

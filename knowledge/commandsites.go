@@ -996,7 +996,13 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		if len(prog.Subcommands) > 0 {
 			c.Subcommand = prog.Subcommands[0]
 		}
-		for _, m := range kwargRE.FindAllStringSubmatch(args, 64) {
+		kwargs := kwargRE.FindAllStringSubmatch(args, 64)
+		// The settings a script gathers in a dict and unpacks into the
+		// call (`llm = LLM(**llm_kwargs)`), before the call's own.
+		for _, name := range unpackedRE.FindAllStringSubmatch(args, 4) {
+			kwargs = append(dictBefore(text[:loc[0]], name[1]), kwargs...)
+		}
+		for _, m := range kwargs {
 			k := "--" + strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
 			v := m[2]
 			if identRE.MatchString(v) && v != "True" && v != "False" && v != "None" {
@@ -1026,6 +1032,73 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		}
 	}
 	return out
+}
+
+var (
+	// unpackedRE is a dict unpacked into a call's keyword arguments:
+	// "**llm_kwargs".
+	unpackedRE = regexp.MustCompile(`\*\*([A-Za-z_]\w*)\s*(?:[,)]|$)`)
+	// dictKeyRE is a key of a dict literal and its value, as kwargRE
+	// reads a keyword argument: `"max_model_len": 8192`.
+	dictKeyRE = regexp.MustCompile(`(?s)["']([A-Za-z_]\w*)["']\s*:\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^{}]*\}|\[[^\[\]]*\]|[^,{}\s]+)`)
+)
+
+// dictBefore returns, as kwargRE's matches (name, value), the entries
+// of the dict a script last assigned to name before a call that unpacks
+// it: `name = dict(k=v, …)` or `name = {"k": v, …}`, over lines, then the
+// keys it sets one by one below that (`name["enforce_eager"] = True`).
+// Evaluation and benchmark scripts gather the engine's settings so
+// (`llm_kwargs`, `engine_config`, `model_args` in many projects' scripts,
+// found with the search tool). A name given anything else last (a call,
+// another variable) yields nothing.
+func dictBefore(script, name string) [][]string {
+	assign := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `[ \t]*(?::[ \t]*[\w.\[\], ]+)?=[ \t]*(dict\(|\{|[^=\n])`)
+	all := assign.FindAllStringSubmatchIndex(script, -1)
+	if len(all) == 0 {
+		return nil
+	}
+	last := all[len(all)-1]
+	open := script[last[2]:last[3]]
+	var out [][]string
+	body := script[last[3]:]
+	switch open {
+	case "dict(":
+		args, ok := balancedArgs(body, maxListBytes)
+		if !ok {
+			return nil
+		}
+		out = kwargRE.FindAllStringSubmatch(uncommented(args), 64)
+		body = body[len(args):]
+	case "{":
+		end := closingBrace(body, maxListBytes)
+		if end < 0 {
+			return nil
+		}
+		out = dictKeyRE.FindAllStringSubmatch(uncommented(body[:end]), 64)
+		body = body[end:]
+	default:
+		return nil
+	}
+	set := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `\[["']([A-Za-z_]\w*)["']\][ \t]*=[ \t]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[-+]?\d[\w.]*|True|False)[ \t]*(?:#.*)?$`)
+	return append(out, set.FindAllStringSubmatch(body, 32)...)
+}
+
+// closingBrace returns the index in text of the brace that closes one
+// opened before it, within limit bytes, or -1.
+func closingBrace(text string, limit int) int {
+	depth := 1
+	for i := 0; i < len(text) && i < limit; i++ {
+		switch text[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // balancedArgs returns the text up to the parenthesis that closes an

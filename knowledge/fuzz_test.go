@@ -46,6 +46,7 @@ func addPostSeeds(f *testing.F) {
 	f.Add("A=\"--x 1 \\\nB=\"$A --y '{\\\"v\\\": 0}'\"\nC='--z\nvllm serve m $A ${B} $C\nD=\"\\\"\nE=\"$E $E --w\"")
 	f.Add("RuntimeError: CUDA error: unknown error when\nNameError: x when\nx,\n]Killed\n  Killed \na: line 1: 2 Killed")
 	f.Add("```\n  - name: a\n    modelURL: \"m\" # c\n\n    vllmConfig:\n      maxModelLen: true\n      extraArgs: [\"--a\", \"1\"\n      extraArgs:\n      - x\n  modelURL: ''\n - modelURL: n\n```")
+	f.Add("```python\nk = {\"model\": {\"a\": {1}}, 'x': [1,\nk['y'] = 2\nk: dict[str, int] = dict(model=m\nLLM(**k, **j)\nLLM(**k)\n```")
 	f.Add("x -- vllm serve m --p 1\n-- vllm\nuvx --from vllm vllm\nk exec -- -- python -m\nvllm -- vllm serve\n$ a b -- uvx vllm serve")
 	f.Add("```\n  image: vllm/vllm-openai:1\n  command:\n    # x\n    --model m #c\n    --p 1\n  args: --x y\n     - z\n   command:\n\n  args:\n    k: v\n```\ncommand:\n--model m")
 	f.Add("```\n    Image: v/vllm-openai:1\n    Command:\n      /bin/sh\n      -c\n    Args:\n      vllm serve m\n\n      --p 1\nArgs:\nCommand:\n  Args:\n    x: the --model\n    Reason: CrashLoopBackOff OOMKilled\n```")

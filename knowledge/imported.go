@@ -236,7 +236,8 @@ type Issue struct {
 //     a line so started is no terminal wrap of the line above, and
 //     commands that start alike keep their order in the post. A pack's
 //     Helm chart (production-stack's) runs its program for each model
-//     entry of a values file.
+//     entry of a values file. A dict a script unpacks into LLM(…)
+//     (`LLM(**llm_kwargs)`) gives the call its entries.
 const Reading = 56
 
 // ReadSources returns the Entry.Source values of entries read from a
