@@ -1070,7 +1070,7 @@ func dictBefore(script, name string) [][]string {
 		out = kwargRE.FindAllStringSubmatch(uncommented(args), 64)
 		body = body[len(args):]
 	case "{":
-		end := closingBrace(body, maxListBytes)
+		end := closing(body, '{', '}', maxListBytes)
 		if end < 0 {
 			return nil
 		}
@@ -1083,15 +1083,15 @@ func dictBefore(script, name string) [][]string {
 	return append(out, set.FindAllStringSubmatch(body, 32)...)
 }
 
-// closingBrace returns the index in text of the brace that closes one
-// opened before it, within limit bytes, or -1.
-func closingBrace(text string, limit int) int {
+// closing returns the index in text of the bracket (close) that closes
+// one (open) opened before it, within limit bytes, or -1.
+func closing(text string, open, close byte, limit int) int {
 	depth := 1
 	for i := 0; i < len(text) && i < limit; i++ {
 		switch text[i] {
-		case '{':
+		case open:
 			depth++
-		case '}':
+		case close:
 			depth--
 			if depth == 0 {
 				return i
@@ -1104,19 +1104,11 @@ func closingBrace(text string, limit int) int {
 // balancedArgs returns the text up to the parenthesis that closes an
 // opened call, within limit bytes.
 func balancedArgs(text string, limit int) (string, bool) {
-	depth := 1
-	for i := 0; i < len(text) && i < limit; i++ {
-		switch text[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return text[:i], true
-			}
-		}
+	i := closing(text, '(', ')', limit)
+	if i < 0 {
+		return "", false
 	}
-	return "", false
+	return text[:i], true
 }
 
 // joinFlagLines joins prose lines that start with a long flag to the line
