@@ -95,7 +95,7 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		cs.add(span, false, -1)
 	}
 	cs.codeCommands()
-	at := func(line string) int { return positionIn(doc.src, line) }
+	at := doc.positionOf
 	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s, at) {
 		cs.addBuilt(c, false)
 	}
@@ -244,7 +244,7 @@ func (cs *commandSet) addParsed(line string, strictStart bool, pos int, known bo
 		cs.seen[key] = true
 		c.pos = pos
 		if pos >= 0 {
-			c.pos = positionIn(cs.doc.src, line)
+			c.pos = cs.doc.positionOf(line)
 		}
 		cs.out = append(cs.out, c)
 		added = true
@@ -287,7 +287,7 @@ func (cs *commandSet) codeCommands() {
 					// Where the Python line stands: the string's text,
 					// its fields filled, is not in the post as written.
 					for k := n; k < len(cs.out); k++ {
-						cs.out[k].pos = positionIn(cs.doc.src, l)
+						cs.out[k].pos = cs.doc.positionOf(l)
 					}
 				}
 				continue
@@ -297,7 +297,7 @@ func (cs *commandSet) codeCommands() {
 		}
 		for _, words := range lists {
 			for _, c := range buildCommand(stripWrappers(words), nil, cs.s) {
-				c.pos = positionIn(cs.doc.src, block)
+				c.pos = cs.doc.positionOf(block)
 				cs.addBuilt(c, true)
 			}
 		}

@@ -475,14 +475,7 @@ func chartArgs(lines []string, c *Chart) []string {
 					extra = append(extra, it[1]+it[2])
 				}
 			case v == "":
-				ind := len(m[1]) + len(m[2])
-				for _, b := range lines[j+1:] {
-					it := yamlItemRE.FindStringSubmatch(b)
-					if it == nil || len(it[1]) < ind {
-						break
-					}
-					extra = append(extra, strings.Fields(strings.Trim(it[2], `"'`))...)
-				}
+				extra = append(extra, yamlListWords(lines[j+1:], len(m[1])+len(m[2]))...)
 			}
 			continue
 		}
@@ -607,26 +600,7 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 		} else {
 			continue
 		}
-		var words []string
-		for j := from; j < len(lines) && len(words) < 200; j++ {
-			if strings.HasPrefix(strings.TrimSpace(lines[j]), "#") {
-				continue // a commented-out item: "# - --max-num-seqs"
-			}
-			it := yamlItemRE.FindStringSubmatch(lines[j])
-			if it == nil || len(it[1]) < len(indent) {
-				break
-			}
-			v := it[2]
-			if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && (v[1] == '{' || v[1] == '[') {
-				// A quoted JSON value is one word: '{"mode": 3}'. Other
-				// quoted items are split: people quote a whole command
-				// line as one item ("python3 -m … --port 8080").
-				words = append(words, v[1:len(v)-1])
-				continue
-			}
-			// "- --max-model-len=4096" and "- --max-model-len 4096".
-			words = append(words, strings.Fields(strings.Trim(v, `"'`))...)
-		}
+		words := yamlListWords(lines[from:], len(indent))
 		if from == i && !slices.ContainsFunc(words, isFlagWord) {
 			continue // a list of package names: "- vllm", "- torch"
 		}
@@ -641,6 +615,36 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 		}
 	}
 	return out, described
+}
+
+// yamlListWords returns the words of a YAML block list's items, the
+// lines from the first of lines on that are items indented by at least
+// indent: "- --max-model-len=4096" and "- --max-model-len 4096" alike.
+// A commented-out item ("# - --max-num-seqs") is skipped; a quoted JSON
+// value is one word ('{"mode": 3}'), while other quoted items are split,
+// as people quote a whole command line as one item ("python3 -m … --port
+// 8080").
+func yamlListWords(lines []string, indent int) []string {
+	var words []string
+	for _, l := range lines {
+		if len(words) >= 200 {
+			break
+		}
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		it := yamlItemRE.FindStringSubmatch(l)
+		if it == nil || len(it[1]) < indent {
+			break
+		}
+		v := it[2]
+		if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && (v[1] == '{' || v[1] == '[') {
+			words = append(words, v[1:len(v)-1])
+			continue
+		}
+		words = append(words, strings.Fields(strings.Trim(v, `"'`))...)
+	}
+	return words
 }
 
 // describedCommand is the words of a command kubectl describe printed,
@@ -678,12 +682,7 @@ func describedCommands(lines []string) []describedCommand {
 		}
 		var items []string
 		var at []int
-		for i+1 < len(lines) && len(items) < 200 {
-			next := lines[i+1]
-			indent := len(next) - len(strings.TrimLeft(next, " \t"))
-			if strings.TrimSpace(next) == "" || indent <= len(m[1]) {
-				break
-			}
+		for _, next := range lines[i+1 : i+1+min(indentedBelow(lines[i+1:], len(m[1])), 200)] {
 			items = append(items, strings.TrimSpace(next))
 			at = append(at, i+1)
 			offset += len(next) + 1
@@ -799,8 +798,15 @@ func blockScalarLines(m []string, below []string) int {
 		}
 		return yamlPlainLines(len(m[1]), below)
 	}
+	return indentedBelow(below, len(m[1]))
+}
+
+// indentedBelow returns how many of the lines below a key indented by
+// indent are indented deeper, up to a blank line: a block scalar's, or
+// the elements kubectl describe prints under "Command:".
+func indentedBelow(below []string, indent int) int {
 	for n, l := range below {
-		if strings.TrimSpace(l) == "" || len(l)-len(strings.TrimLeft(l, " \t")) <= len(m[1]) {
+		if strings.TrimSpace(l) == "" || len(l)-len(strings.TrimLeft(l, " \t")) <= indent {
 			return n
 		}
 	}
@@ -1052,16 +1058,18 @@ var (
 // found with the search tool). A name given anything else last (a call,
 // another variable) yields nothing.
 func dictBefore(script, name string) [][]string {
-	assign := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `[ \t]*(?::[ \t]*[\w.\[\], ]+)?=[ \t]*(dict\(|\{|[^=\n])`)
-	all := assign.FindAllStringSubmatchIndex(script, -1)
-	if len(all) == 0 {
+	var last []int
+	for _, m := range dictAssignRE.FindAllStringSubmatchIndex(script, -1) {
+		if script[m[2]:m[3]] == name {
+			last = m
+		}
+	}
+	if last == nil {
 		return nil
 	}
-	last := all[len(all)-1]
-	open := script[last[2]:last[3]]
 	var out [][]string
-	body := script[last[3]:]
-	switch open {
+	body := script[last[5]:]
+	switch script[last[4]:last[5]] {
 	case "dict(":
 		args, ok := balancedArgs(body, maxListBytes)
 		if !ok {
@@ -1079,9 +1087,25 @@ func dictBefore(script, name string) [][]string {
 	default:
 		return nil
 	}
-	set := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `\[["']([A-Za-z_]\w*)["']\][ \t]*=[ \t]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[-+]?\d[\w.]*|True|False)[ \t]*(?:#.*)?$`)
-	return append(out, set.FindAllStringSubmatch(body, 32)...)
+	set := 0
+	for _, m := range dictKeySetRE.FindAllStringSubmatch(body, -1) {
+		if m[1] == name && set < 32 {
+			out = append(out, m[1:]) // name, key, value: key and value where kwargRE has them
+			set++
+		}
+	}
+	return out
 }
+
+var (
+	// dictAssignRE is an assignment on a line of its own and how its
+	// value starts: a dict (`name = dict(`, `name: dict[str, Any] = {`)
+	// or anything else.
+	dictAssignRE = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[ \t]*[\w.\[\], ]+)?=[ \t]*(dict\(|\{|[^=\n])`)
+	// dictKeySetRE is one key of a dict set on a line of its own, to a
+	// literal: `llm_kwargs["enforce_eager"] = True`.
+	dictKeySetRE = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)\[["']([A-Za-z_]\w*)["']\][ \t]*=[ \t]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[-+]?\d[\w.]*|True|False)[ \t]*(?:#.*)?$`)
+)
 
 // closing returns the index in text of the bracket (close) that closes
 // one (open) opened before it, within limit bytes, or -1.

@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// positionIn returns where line (or its first words) occurs in src. The
-// whole line is looked for first, as written and then without
-// formatting: lines that start alike (the same script run with other
-// arguments, each behind the same launcher) would all be placed where the
-// first of them stands. Its first words are looked for when the whole is
-// not in src as read (a line joined from a terminal's wraps, a
-// shortened value).
-func positionIn(src, line string) int {
+// positionOf returns where line (or its first words) occurs in the
+// post's body. The whole line is looked for first, as written and then
+// without formatting: lines that start alike (the same script run with
+// other arguments, each behind the same launcher) would all be placed
+// where the first of them stands. Its first words are looked for when
+// the whole is not in the body as read (a line joined from a terminal's
+// wraps, a shortened value).
+func (d *document) positionOf(line string) int {
 	full := strings.TrimSpace(line)
 	head := full
 	if len(head) > 40 {
@@ -23,25 +23,25 @@ func positionIn(src, line string) int {
 	// (a model in bold inside a command typed as a sentence, a flag in a
 	// code span, an escaped underscore) or joined from lines a
 	// continuation mark ends: each key is looked for again with neither
-	// side's marks and with blanks and line breaks as one space.
-	var stripped string
-	var at []int
+	// side's marks and with blanks and line breaks as one space, in the
+	// body so stripped once for the post.
 	for _, key := range []string{full, head} {
-		if i := strings.Index(src, key); i >= 0 {
+		if i := strings.Index(d.src, key); i >= 0 {
 			return i
 		}
 		k := stripFormatting(key, nil)
 		if k == "" {
 			continue
 		}
-		if at == nil {
-			stripped = stripFormatting(src, &at)
+		if !d.stripped {
+			d.strippedSrc = stripFormatting(d.src, &d.strippedAt)
+			d.stripped = true
 		}
-		if i := strings.Index(stripped, k); i >= 0 {
-			return at[i]
+		if i := strings.Index(d.strippedSrc, k); i >= 0 {
+			return d.strippedAt[i]
 		}
 	}
-	return len(src)
+	return len(d.src)
 }
 
 // stripFormatting returns s without the characters Markdown's emphasis,

@@ -54,8 +54,13 @@ type document struct {
 	inline []string
 	prose  []string
 	scan   string // memoised scanText
-	// src is the normalised body, used to order commands by position.
-	src string
+	// src is the normalised body, used to order commands by position;
+	// strippedSrc is it without formatting, made once when positionOf
+	// first needs it, and strippedAt each of its bytes' offset in src.
+	src         string
+	strippedSrc string
+	strippedAt  []int
+	stripped    bool
 	// titleSpans are the code spans of the topic title. A title's bare
 	// words are not read as a command: "vllm serve hang at …" and "vllm
 	// serve never starts serving" name the program without running it.
