@@ -1003,6 +1003,26 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A registry mirror serves Docker Hub's image under its own
+			// host, the image's path behind it (install scripts and
+			// guides pulling docker.m.daocloud.io/vllm/vllm-openai or
+			// docker.1panel.live/vllm/vllm-openai; vllm#27251 runs
+			// swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai):
+			// its arguments are the entrypoint's as the image's own are.
+			// Another account's image of the same name is not.
+			name: "the serving image pulled through a registry mirror",
+			body: "`docker run -d   --gpus all   -p 8000:8000   swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai:v0.10.2   --model a/b   --max-model-len 50000`\n\n```\ndocker run --gpus all docker.m.daocloud.io/vllm/vllm-openai:latest --model c/d\ndocker run --gpus all localhost:5000/vllm/vllm-openai c/e -tp 2\ndocker run --gpus all someone/vllm-openai --model f/g\n```",
+			commands: []string{
+				"docker run swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai:v0.10.2 --gpus=all -d -p=8000:8000",
+				"vllm serve --max-model-len=50000 --model=a/b",
+				"docker run docker.m.daocloud.io/vllm/vllm-openai:latest --gpus=all",
+				"vllm serve --model=c/d",
+				"docker run localhost:5000/vllm/vllm-openai --gpus=all",
+				"vllm serve c/e --tensor-parallel-size=2",
+				"docker run someone/vllm-openai --gpus=all",
+			},
+		},
+		{
 			// production-stack's Helm chart runs `vllm serve <modelURL>`
 			// for each model entry of its values file, with the flags its
 			// template writes for the entry's keys and its vllmConfig's,

@@ -238,7 +238,9 @@ type Issue struct {
 //     Helm chart (production-stack's) runs its program for each model
 //     entry of a values file. A dict a script unpacks into LLM(…)
 //     (`LLM(**llm_kwargs)`) gives the call its entries.
-const Reading = 56
+//   - 57: a pack's image pulled through a registry mirror
+//     (docker.m.daocloud.io/vllm/vllm-openai) is that image.
+const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.

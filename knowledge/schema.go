@@ -409,13 +409,34 @@ func (s *Schema) image(img string) (*Program, string) {
 	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
 		repo = repo[:i]
 	}
-	repo = strings.TrimPrefix(repo, "docker.io/")
-	for i := range s.Programs {
-		if sub, ok := s.Programs[i].Images[repo]; ok {
-			return &s.Programs[i], sub
+	for mirrored := false; ; mirrored = true {
+		repo = strings.TrimPrefix(repo, "docker.io/")
+		for i := range s.Programs {
+			if sub, ok := s.Programs[i].Images[repo]; ok {
+				return &s.Programs[i], sub
+			}
 		}
+		// A registry mirror serves a public image under its own host,
+		// the image's path kept behind it, sometimes under a namespace
+		// of its own: docker.m.daocloud.io/vllm/vllm-openai and
+		// docker.1panel.live/vllm/vllm-openai (install scripts and
+		// guides of several projects),
+		// swr.cn-north-4.myhuaweicloud.com/ddn-k8s/docker.io/vllm/vllm-openai
+		// (vllm#27251). So a path that starts with a registry host is
+		// tried again from each of its later parts.
+		host, rest, ok := strings.Cut(repo, "/")
+		if !ok || !mirrored && !registryHost(host) {
+			return nil, ""
+		}
+		repo = rest
 	}
-	return nil, ""
+}
+
+// registryHost reports whether an image reference's first part names a
+// registry rather than a Docker Hub account, by Docker's own rule: it
+// holds a dot or a port, or is localhost.
+func registryHost(part string) bool {
+	return strings.ContainsAny(part, ".:") || part == "localhost"
 }
 
 func (p *Program) isBoolean(flag string) bool {
