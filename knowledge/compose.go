@@ -246,14 +246,7 @@ func errorPhrase(e ErrorInfo) string {
 // build`; a pasted diff) is not named: "`git` fails with `ValueError`"
 // would blame it.
 func whatFailed(f *Facts) string {
-	var best *Command
-	for i := range f.Commands {
-		c := &f.Commands[i]
-		if c.Program == f.Package.Name && f.Package.Name != "" && (best == nil || len(c.Flags) > len(best.Flags)) {
-			best = c
-		}
-	}
-	if best != nil {
+	if best := packageCommand(f); best != nil {
 		what := best.Program
 		if best.Subcommand != "" {
 			what += " " + best.Subcommand
@@ -279,6 +272,19 @@ func whatFailed(f *Facts) string {
 		}
 	}
 	return ""
+}
+
+// packageCommand returns the main package's own command with the most
+// settings (a command line or an API call), or nil.
+func packageCommand(f *Facts) *Command {
+	var best *Command
+	for i := range f.Commands {
+		c := &f.Commands[i]
+		if c.Program == f.Package.Name && f.Package.Name != "" && (best == nil || len(c.Flags) > len(best.Flags)) {
+			best = c
+		}
+	}
+	return best
 }
 
 // scriptArg returns the script a command runs: its first argument when
@@ -412,7 +418,7 @@ func adviceFor(f *Facts, cited []Match) []string {
 
 // adviceCondRE matches the condition a pack may put before an advice
 // line: "{vllm <0.29.0} ...", "{platform rocm} ...", "{vllm >=0.10, <0.12;
-// platform cuda} ...".
+// platform cuda} ...", "{unset --enforce-eager} ...".
 var adviceCondRE = regexp.MustCompile(`^\{([^{}]{1,120})\}\s*`)
 
 func splitAdviceCondition(a string) (cond, text string) {
@@ -422,17 +428,83 @@ func splitAdviceCondition(a string) (cond, text string) {
 	return "", a
 }
 
+// checkAdviceCondition reports a condition no post can be checked
+// against: a key other than the main package's name, "platform" or
+// "unset", a range that does not parse, an unset list without a flag. A
+// misspelt key would otherwise hold for every post.
+func checkAdviceCondition(cond, pkg string) error {
+	for _, part := range strings.Split(cond, ";") {
+		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
+		val = strings.TrimSpace(val)
+		switch {
+		case key == pkg && pkg != "":
+			if _, err := ParseRange(val); err != nil {
+				return err
+			}
+		case key == "platform":
+			if val == "" {
+				return fmt.Errorf("%w: {platform} names no platform", errInvalid)
+			}
+		case key == "unset":
+			for _, fl := range strings.Split(val, ",") {
+				if !isFlagWord(strings.TrimSpace(fl)) {
+					return fmt.Errorf("%w: {unset %s} names no --flag", errInvalid, val)
+				}
+			}
+		default:
+			return fmt.Errorf("%w: condition %q (want %s RANGE, platform P or unset --FLAG)", errInvalid, key, pkg)
+		}
+	}
+	return nil
+}
+
+// adviceFlagRE finds the options an advice line names in code spans:
+// "Try `--enforce-eager`", "`--enable-auto-tool-choice --tool-call-parser
+// <parser>`".
+var adviceFlagRE = regexp.MustCompile("`[^`]*`")
+
+// alreadyDone reports whether advice only tells the poster to turn on
+// switches their command already sets: "Add `--enforce-eager`" to a
+// post that runs with --enforce-eager (a 2080 Ti running out of memory
+// under `api_server … --enforce-eager`, vllm#2140; an RTX 3090 doing the
+// same, vllm#26863). A line that names a setting they do not have, or a
+// value to change, still applies.
+func alreadyDone(c *Command, text string) bool {
+	if c == nil {
+		return false
+	}
+	named := 0
+	for _, span := range adviceFlagRE.FindAllString(text, -1) {
+		for _, w := range strings.Fields(strings.Trim(span, "`")) {
+			if !strings.HasPrefix(w, "--") || isNumber(w) {
+				continue
+			}
+			named++
+			if v, set := c.Flags[normFlag(w)]; !set || v != "" {
+				return false
+			}
+		}
+	}
+	return named > 0
+}
+
 // upgradeRE finds the release an upgrade advice names: "Upgrade to vLLM
 // 0.29.0", "use 0.8.5 or newer"; the word before the version, if any,
 // must be the main package's name.
 var upgradeRE = regexp.MustCompile(`(?i)\b(?:upgrade to|update to|use|install)\s+(?:([a-z][\w.-]*)\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|\bv?(\d+\.\d+(?:\.\d+)?)\s+or\s+(?:newer|later)\b`)
 
 // adviceApplies reports whether advice fits the post: its condition holds
-// (a version range of the main package, a platform; a fact the post does not state
-// satisfies any condition), and it does not tell the poster to upgrade to
-// a release they already run.
+// (a version range of the main package, a platform, a flag the post's
+// command does not set; a fact the post does not state satisfies any
+// condition), it does not only tell the poster to turn on what their
+// command already sets (alreadyDone), and it does not tell them to
+// upgrade to a release they already run.
 func adviceApplies(f *Facts, cond, text string) bool {
 	ver := f.packageVersion()
+	cmd := packageCommand(f)
+	if alreadyDone(cmd, text) {
+		return false
+	}
 	for _, part := range strings.Split(cond, ";") {
 		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
 		val = strings.TrimSpace(val)
@@ -444,6 +516,12 @@ func adviceApplies(f *Facts, cond, text string) bool {
 		case key == "platform":
 			if f.Platform != "" && !contains(strings.Split(strings.ReplaceAll(val, " ", ""), ","), f.Platform) {
 				return false
+			}
+		case key == "unset" && cmd != nil:
+			for _, fl := range strings.Split(val, ",") {
+				if _, set := cmd.Flags[normFlag(strings.TrimSpace(fl))]; set {
+					return false
+				}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,52 @@ func TestComposeNamesWhatFailed(t *testing.T) {
 	reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"})
 	if !strings.HasPrefix(reply, "`LLM()` with `Qwen/Qwen2.5-7B-Instruct`") {
 		t.Errorf("reply opens %q, want the API call and its model", strings.SplitN(reply, "\n", 2)[0])
+	}
+}
+
+// TestComposeLeavesOutAdviceThatDoesNotApply: what to try leaves out a
+// line whose condition the post's facts contradict (a version range, a
+// platform, a switch the command already sets), a line that only tells
+// the poster to turn on what they run with (vllm#2140's and vllm#26863's
+// out-of-memory posts run with --enforce-eager), and an upgrade to the
+// release they run. A line that names a setting they lack still applies.
+func TestComposeLeavesOutAdviceThatDoesNotApply(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	advice := []string{
+		"Add `--enforce-eager` to skip CUDA-graph capture.",
+		"{unset --enforce-eager} Try `--enforce-eager`, or keep CUDA graphs and lower `--max-num-seqs`.",
+		"Start the server with `--enable-auto-tool-choice` and `--tool-call-parser`.",
+		"{vllm <0.8.0} Set VLLM_USE_V1=0.",
+		"{platform rocm} Set HIP_VISIBLE_DEVICES.",
+		"Upgrade to vLLM 0.8.5.",
+	}
+	m := Match{ID: "e", Entry: Entry{ID: "e", Kind: KindIssue, URL: "https://example.org/e", Title: "t", Summary: "s", Source: "pack:vllm", Advice: advice}}
+	tests := []struct {
+		name, body string
+		want       []int // indexes into advice, in order
+	}{
+		{"no command, no version", "It runs out of memory.", []int{0, 1, 2}},
+		{"eager already", "vllm 0.9.1 on CUDA\n```\nvllm serve m/a --enforce-eager --enable-auto-tool-choice\n```", []int{2}},
+		{"a command without the switch", "vllm 0.9.1\n```\nvllm serve m/a --max-num-seqs 8\n```", []int{0, 1, 2}},
+		{"older release on ROCm, eager already", "vllm 0.7.3 on ROCm\n```\nvllm serve m/a --enforce-eager\n```", []int{2, 3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := Extract(Post{Body: tt.body}, p.Schema())
+			got := adviceFor(&f, []Match{m})
+			var want []string
+			for _, i := range tt.want {
+				_, text := splitAdviceCondition(advice[i])
+				want = append(want, text)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("advice = %q, want %q", got, want)
+			}
+		})
 	}
 }
 

@@ -80,8 +80,19 @@ func (e *Entry) Curated() bool {
 // SearchText returns the entry's text fields for full-text indexing, in the
 // column order the store's index uses: title, symptoms, flags, models, body.
 func (e *Entry) SearchText() (title, symptoms, flags, models, body string) {
-	body = strings.Join([]string{e.Summary, strings.Join(e.Advice, "\n"), strings.Join(e.Tags, " "), e.Body, e.SourceText}, "\n")
+	body = strings.Join([]string{e.Summary, e.adviceText(), strings.Join(e.Tags, " "), e.Body, e.SourceText}, "\n")
 	return e.Title, strings.Join(e.Symptoms, "\n"), strings.Join(e.Flags, " "), strings.Join(e.Models, " "), body
+}
+
+// adviceText is the entry's advice as words to index, one line each,
+// without the conditions that say where a line applies ("{platform
+// rocm}"): those are about posts, not what the entry says.
+func (e *Entry) adviceText() string {
+	lines := make([]string, len(e.Advice))
+	for i, a := range e.Advice {
+		_, lines[i] = splitAdviceCondition(strings.TrimSpace(a))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // ShortRef is how replies name an entry: "#51396" for GitHub issues,

@@ -124,7 +124,7 @@ func EntryKeys(e *Entry) []string {
 	for w := range titleCompounds(title) {
 		add("t:" + w)
 	}
-	body := e.Summary + "\n" + strings.Join(e.Advice, "\n") + "\n" + e.Body + "\n" + e.SourceText
+	body := e.Summary + "\n" + e.adviceText() + "\n" + e.Body + "\n" + e.SourceText
 	if len(body) > maxBodyIndex {
 		body = body[:maxBodyIndex]
 	}

@@ -174,6 +174,13 @@ func (p *Pack) validate() error {
 				return fail("fixed", err)
 			}
 		}
+		for _, a := range e.Advice {
+			if cond, _ := splitAdviceCondition(strings.TrimSpace(a)); cond != "" {
+				if err := checkAdviceCondition(cond, p.Vocabulary.Package.Name); err != nil {
+					return fail("advice", err)
+				}
+			}
+		}
 	}
 	return nil
 }

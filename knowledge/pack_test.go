@@ -97,6 +97,9 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 		"default of no setting":            "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {'GPU Memory': ['0.9']}\n",
 		"setting without default":          "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {seed: []}\n",
 		"quoted default":                   "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {backend: [\"'auto'\"]}\n",
+		"advice condition misspelt":        "name: x\nvocabulary:\n  main_package: {name: p}\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, advice: ['{platfrom rocm} Set X.']}\n",
+		"advice condition of no flag":      "name: x\nvocabulary:\n  main_package: {name: p}\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, advice: ['{unset enforce-eager} Set X.']}\n",
+		"advice condition bad range":       "name: x\nvocabulary:\n  main_package: {name: p}\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, advice: ['{p >=banana} Set X.']}\n",
 	}
 	for name, src := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -107,6 +110,9 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 			var pe *PackError
 			if name != "unknown key" && !errors.As(err, &pe) {
 				t.Errorf("error %v is not a *PackError", err)
+			}
+			if strings.HasPrefix(name, "advice") && (pe == nil || pe.Field != "advice") {
+				t.Errorf("error %v is not about the advice", err)
 			}
 		})
 	}
