@@ -1003,6 +1003,33 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A command in a code span ends at the span's closing
+			// backtick whatever punctuation the sentence puts after it:
+			// "Same command with `… --tensor-parallel-size 2`:" (guides),
+			// "(an example: `vllm serve m --max-model-len 8192`)" (model
+			// notes). A colon or a bracket was read into the last value.
+			name: "a command span followed by a colon or a bracket",
+			body: "Started with `vllm serve a/b --max-model-len 4096`: it fails.\n\nThe card says to use it (`vllm serve c/d --dtype float16`) and so did I.",
+			commands: []string{
+				"vllm serve a/b --max-model-len=4096",
+				"vllm serve c/d --dtype=float16",
+			},
+		},
+		{
+			// vllm serve reads its settings from a YAML file of long
+			// option names (`--config`; vLLM's serve-args docs, deployment
+			// guides in Chinese and Korean, vLLM's CPU recipes): a post
+			// that pastes the file ran with those settings. The command
+			// line wins; false, null and nested settings set nothing; a
+			// block that is not a flat mapping is no config file.
+			name: "the settings of a config file the command reads",
+			body: "Started with `vllm serve --config config.yaml --max-model-len 4096`:\n\n```yaml\n# config.yaml\nmodel: a/b\nhost: \"0.0.0.0\"\nmax-model-len: 65536\ngpu_memory_utilization: 0.9\nenforce-eager: true\nenable-prefix-caching: false\nserved-model-name: ~\ncompilation-config:\n  level: 3\n```\n\nand on the other box `vllm serve c/d --config other.yaml` with\n\n```yaml\nmodel: e/f\ntensor-parallel-size: 2\n```\n\n```yaml\nservices:\n  vllm:\n    image: x\n```",
+			commands: []string{
+				"vllm serve --config=config.yaml --enforce-eager --gpu-memory-utilization=0.9 --host=0.0.0.0 --max-model-len=4096 --model=a/b",
+				"vllm serve c/d --config=other.yaml --tensor-parallel-size=2",
+			},
+		},
+		{
 			// A registry mirror serves Docker Hub's image under its own
 			// host, the image's path behind it (install scripts and
 			// guides pulling docker.m.daocloud.io/vllm/vllm-openai or

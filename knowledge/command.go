@@ -111,11 +111,141 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 		}
 	}
 	out := cs.out
+	withConfigFiles(doc, out, s)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	if len(mentioned) == 0 {
 		mentioned = nil
 	}
 	return out, mentioned
+}
+
+// withConfigFiles gives each command run with its program's config file
+// (`vllm serve --config config.yaml`) the settings the post pastes that
+// file with: a flat YAML mapping of the program's long option names to
+// values, as vLLM's serve-args docs, deployment guides and recipes write
+// one (`model: org/m`, `tensor-parallel-size: 2`, `enforce-eager: true`;
+// vLLM's docs, a Chinese and a Korean deployment guide, vLLM's CPU
+// recipes, all found with the search tool). The command line wins over
+// the file, as it does for the program: a flag or a positional model
+// already given is kept. False, null and nested settings set nothing.
+func withConfigFiles(doc *document, cmds []Command, s *Schema) {
+	for i := range cmds {
+		c := &cmds[i]
+		p := s.program(c.Program)
+		if p == nil || p.ConfigFlag == "" {
+			continue
+		}
+		file, ok := c.Flags[p.ConfigFlag]
+		if !ok || file == "" {
+			continue
+		}
+		modelKey := strings.TrimLeft(p.ModelFlag, "-")
+		settings := configFileAt(doc, doc.code, c.pos, path.Base(file), modelKey)
+		for _, kv := range settings {
+				flag := normFlag("--" + kv[0])
+				if kv[0] == modelKey {
+					if len(c.Args) > 0 {
+						continue
+					}
+					flag = p.ModelFlag
+				}
+			if _, set := c.Flags[flag]; !set {
+				c.Flags[flag] = kv[1]
+			}
+		}
+	}
+}
+
+// configFileAt returns the settings of the config file a command at pos
+// reads: the block of code a comment names the file in ("# config.yaml"),
+// else the first config file after the command, else the last before it.
+func configFileAt(doc *document, code []string, pos int, file, modelKey string) [][2]string {
+	var before, after [][2]string
+	for _, block := range code {
+		settings, named := configSettings(block, file, modelKey)
+		switch {
+		case settings == nil:
+		case named:
+			return settings
+		case pos >= 0 && doc.positionOf(firstLine(block)) < pos:
+			before = settings
+		case after == nil:
+			after = settings
+		}
+	}
+	if after != nil {
+		return after
+	}
+	return before
+}
+
+// firstLine returns the first line of s that is not blank.
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+var (
+	// configKeyRE is a top-level line of a flat YAML mapping: a long
+	// option's name, a colon and its value (empty when a nested block or
+	// a list follows).
+	configKeyRE = regexp.MustCompile(`^([a-z][a-z0-9]*(?:[-_][a-z0-9]+)*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$`)
+	// configNameRE is an option name as a config file writes it, with a
+	// dash or an underscore between words.
+	configNameRE = regexp.MustCompile(`[-_]`)
+)
+
+// configSettings reads a block of code as a program's config file: its
+// top-level keys and values in order, or nil when the block is not one,
+// and whether a comment names the file.
+// It is one when every line is a key, a line indented under a key (whose
+// nested setting is left out), a comment or blank; it names two or more
+// settings; and it names the model (modelKey), or a comment names the
+// file, or one of its keys is an option of several words
+// ("max-model-len"). A Compose or Kubernetes file nests everything under
+// "services:" or "spec:" and has no such top-level settings.
+func configSettings(block, file, modelKey string) (settings [][2]string, fileNamed bool) {
+	var out [][2]string
+	named, optionLike := false, false
+	for _, l := range strings.Split(block, "\n") {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "":
+			continue
+		case strings.HasPrefix(t, "#"):
+			fileNamed = fileNamed || file != "" && strings.Contains(t, file)
+			continue
+		case l[0] == ' ' || l[0] == '\t' || strings.HasPrefix(t, "- "):
+			if len(out) == 0 {
+				return nil, false
+			}
+			out[len(out)-1][1] = "" // a nested block or list: no one value
+			continue
+		}
+		m := configKeyRE.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			return nil, false
+		}
+		out = append(out, [2]string{m[1], yamlValue(m[2])})
+		named = named || m[1] == modelKey
+		optionLike = optionLike || configNameRE.MatchString(m[1])
+	}
+	if len(out) < 2 || !named && !fileNamed && !optionLike {
+		return nil, false
+	}
+	kept := out[:0]
+	for _, kv := range out {
+		v, set := settingValue(kv[1])
+		if kv[1] == "" || kv[1] == "null" || kv[1] == "~" || !set {
+			continue
+		}
+		kept = append(kept, [2]string{kv[0], v})
+	}
+	return kept, fileNamed
 }
 
 // loggedArgsRE is the line vLLM's server logs its arguments on at start

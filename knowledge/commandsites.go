@@ -235,7 +235,7 @@ func proseCommandWords(text string, s *Schema) string {
 		}
 		// A closing backtick ends an inline code span, and the command.
 		last := false
-		if t := strings.TrimRight(w, ",;."); strings.HasSuffix(t, "`") {
+		if t := strings.TrimRight(w, ",;.:)!?"); strings.HasSuffix(t, "`") {
 			last, w = true, strings.TrimRight(t, "`")
 		}
 		// So does the CJK text of the sentence, glued to the last word

@@ -49,6 +49,11 @@ func addPostSeeds(f *testing.F) {
 	f.Add("```python\nk = {\"model\": {\"a\": {1}}, 'x': [1,\nk['y'] = 2\nk: dict[str, int] = dict(model=m\nLLM(**k, **j)\nLLM(**k)\n```")
 	f.Add("x -- vllm serve m --p 1\n-- vllm\nuvx --from vllm vllm\nk exec -- -- python -m\nvllm -- vllm serve\n$ a b -- uvx vllm serve")
 	f.Add("```\n  image: vllm/vllm-openai:1\n  command:\n    # x\n    --model m #c\n    --p 1\n  args: --x y\n     - z\n   command:\n\n  args:\n    k: v\n```\ncommand:\n--model m")
+	// Reading 57's: a mirrored image; a config file the command reads,
+	// nested, cut off, named by a comment, before and after the command;
+	// a code span closed before a colon.
+	f.Add("docker run a.b:1/c/docker.io/vllm/vllm-openai:v1 --model m\ndocker run localhost/ x.y/ :1 /vllm/vllm-openai")
+	f.Add("```\n# c.yaml\nmodel: m\na-b: true\nc_d: ~\ne:\n  - f\n```\n`vllm serve --config c.yaml --x 1`: and `vllm serve n --config`)\n```\nmodel:\n  x: 1\ng-h: 'i'\n\t- j\n```")
 	f.Add("```\n    Image: v/vllm-openai:1\n    Command:\n      /bin/sh\n      -c\n    Args:\n      vllm serve m\n\n      --p 1\nArgs:\nCommand:\n  Args:\n    x: the --model\n    Reason: CrashLoopBackOff OOMKilled\n```")
 }
 

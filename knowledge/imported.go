@@ -239,7 +239,10 @@ type Issue struct {
 //     entry of a values file. A dict a script unpacks into LLM(…)
 //     (`LLM(**llm_kwargs)`) gives the call its entries.
 //   - 57: a pack's image pulled through a registry mirror
-//     (docker.m.daocloud.io/vllm/vllm-openai) is that image.
+//     (docker.m.daocloud.io/vllm/vllm-openai) is that image; a command
+//     that reads its program's config file (vllm serve --config c.yaml)
+//     has the settings of the file the post pastes; a command in a code
+//     span ends at the closing backtick before a colon or a bracket.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -115,6 +115,9 @@ func (p *Pack) validate() error {
 		return err
 	}
 	for _, prog := range p.Programs {
+		if prog.ConfigFlag != "" && !strings.HasPrefix(prog.ConfigFlag, "-") {
+			return &PackError{Pack: p.Name, Field: "programs.config_flag", Err: fmt.Errorf("%w: %s's config_flag %q is no flag", errInvalid, prog.Name, prog.ConfigFlag)}
+		}
 		for _, h := range prog.Harnesses {
 			k, v, ok := strings.Cut(h.Select, "=")
 			if len(h.Programs) == 0 || !ok || !strings.HasPrefix(k, "-") || v == "" || !strings.HasPrefix(h.Args, "-") {

@@ -25,6 +25,10 @@ type Program struct {
 	// ModelFlag names the flag that carries the model id when it is not the
 	// first positional argument (e.g. --model).
 	ModelFlag string `yaml:"model_flag" json:"model_flag,omitempty"`
+	// ConfigFlag names the program's option that reads its settings from
+	// a YAML file of long option names (vllm serve --config c.yaml); a
+	// post that pastes the file gives the command its settings.
+	ConfigFlag string `yaml:"config_flag" json:"config_flag,omitempty"`
 	// Harnesses are other programs that start this one's engine for the
 	// user (evaluation harnesses); see Harness.
 	Harnesses []Harness `yaml:"harnesses" json:"harnesses,omitempty"`
