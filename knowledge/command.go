@@ -142,13 +142,13 @@ func withConfigFiles(doc *document, cmds []Command, s *Schema) {
 		modelKey := strings.TrimLeft(p.ModelFlag, "-")
 		settings := configFileAt(doc, doc.code, c.pos, path.Base(file), modelKey)
 		for _, kv := range settings {
-				flag := normFlag("--" + kv[0])
-				if kv[0] == modelKey {
-					if len(c.Args) > 0 {
-						continue
-					}
-					flag = p.ModelFlag
+			flag := normFlag("--" + kv[0])
+			if kv[0] == modelKey {
+				if len(c.Args) > 0 {
+					continue
 				}
+				flag = p.ModelFlag
+			}
 			if _, set := c.Flags[flag]; !set {
 				c.Flags[flag] = kv[1]
 			}
