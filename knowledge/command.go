@@ -129,6 +129,7 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 // the file, as it does for the program: a flag or a positional model
 // already given is kept. False, null and nested settings set nothing.
 func withConfigFiles(doc *document, cmds []Command, s *Schema) {
+	files := map[string][]configFile{} // by file name, each block read once
 	for i := range cmds {
 		c := &cmds[i]
 		p := s.program(c.Program)
@@ -140,8 +141,13 @@ func withConfigFiles(doc *document, cmds []Command, s *Schema) {
 			continue
 		}
 		modelKey := strings.TrimLeft(p.ModelFlag, "-")
-		settings := configFileAt(doc, doc.code, c.pos, path.Base(file), modelKey)
-		for _, kv := range settings {
+		name := path.Base(file)
+		found, ok := files[name+"\x00"+modelKey]
+		if !ok {
+			found = configFiles(doc, name, modelKey)
+			files[name+"\x00"+modelKey] = found
+		}
+		for _, kv := range configFileAt(found, c.pos) {
 			flag := normFlag("--" + kv[0])
 			if kv[0] == modelKey {
 				if len(c.Args) > 0 {
@@ -156,21 +162,38 @@ func withConfigFiles(doc *document, cmds []Command, s *Schema) {
 	}
 }
 
+// configFile is a block of code read as a config file (configSettings).
+type configFile struct {
+	settings [][2]string
+	named    bool // a comment in it names the file
+	pos      int  // its position in the post
+}
+
+// configFiles returns the post's blocks of code that read as config
+// files, in the order the post has them.
+func configFiles(doc *document, file, modelKey string) []configFile {
+	var out []configFile
+	for _, block := range doc.code {
+		if settings, named := configSettings(block, file, modelKey); settings != nil {
+			out = append(out, configFile{settings: settings, named: named, pos: doc.positionOf(firstLine(block))})
+		}
+	}
+	return out
+}
+
 // configFileAt returns the settings of the config file a command at pos
-// reads: the block of code a comment names the file in ("# config.yaml"),
-// else the first config file after the command, else the last before it.
-func configFileAt(doc *document, code []string, pos int, file, modelKey string) [][2]string {
+// reads: the one a comment names ("# config.yaml"), else the first after
+// the command, else the last before it.
+func configFileAt(files []configFile, pos int) [][2]string {
 	var before, after [][2]string
-	for _, block := range code {
-		settings, named := configSettings(block, file, modelKey)
+	for _, f := range files {
 		switch {
-		case settings == nil:
-		case named:
-			return settings
-		case pos >= 0 && doc.positionOf(firstLine(block)) < pos:
-			before = settings
+		case f.named:
+			return f.settings
+		case pos >= 0 && f.pos < pos:
+			before = f.settings
 		case after == nil:
-			after = settings
+			after = f.settings
 		}
 	}
 	if after != nil {
