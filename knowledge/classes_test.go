@@ -1003,6 +1003,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// TRL's generation server for GRPO training starts vLLM's
+			// engine with vllm serve's options (TRL's docs and its
+			// vllm_serve script, open-r1's README and translations, GRPO
+			// launch scripts of several projects): a pack's tool.
+			name: "another program's command that runs the server with its options",
+			body: "```bash\nCUDA_VISIBLE_DEVICES=0 trl vllm-serve --model a/b --tensor_parallel_size 2 --gpu_memory_utilization 0.5\n```\n\nThen `trl vllm-serve --model c/d --enforce-eager`, and trl sft --model e/f --lr 1 is training.",
+			commands: []string{
+				"vllm serve --gpu-memory-utilization=0.5 --model=a/b --tensor-parallel-size=2",
+				"vllm serve --enforce-eager --model=c/d",
+			},
+		},
+		{
 			// A command in a code span ends at the span's closing
 			// backtick whatever punctuation the sentence puts after it:
 			// "Same command with `… --tensor-parallel-size 2`:" (guides),

@@ -756,7 +756,8 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 		return nil // a directory ("vllm/", a vendored copy), not a program
 	}
 	prog := path.Base(first)
-	if !s.knownProgram(prog) {
+	second, _, _ := strings.Cut(strings.TrimSpace(after), " ")
+	if tp, _ := s.tool(prog, second); !s.knownProgram(prog) && tp == nil {
 		// In code, any tool invoked with long flags is a command.
 		if strictStart || !anyProgramRE.MatchString(rest) || notPrograms[prog] {
 			return nil
@@ -914,6 +915,17 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 				}
 			}
 			return cmds
+		}
+	}
+	if len(args) > 0 {
+		if p, sub := s.tool(name, args[0]); p != nil {
+			c := parseArgs(p.Name, args[1:], p, s)
+			if c.Subcommand == "" {
+				c.Subcommand = sub
+			}
+			c.Env = nonEmpty(env)
+			c.Via = name + " " + args[0]
+			return []Command{c}
 		}
 	}
 	p := s.program(name)

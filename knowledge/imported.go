@@ -242,7 +242,8 @@ type Issue struct {
 //     (docker.m.daocloud.io/vllm/vllm-openai) is that image; a command
 //     that reads its program's config file (vllm serve --config c.yaml)
 //     has the settings of the file the post pastes; a command in a code
-//     span ends at the closing backtick before a colon or a bracket.
+//     span ends at the closing backtick before a colon or a bracket; a
+//     pack's tool (trl vllm-serve) runs its program with its options.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -115,6 +116,11 @@ func (p *Pack) validate() error {
 		return err
 	}
 	for _, prog := range p.Programs {
+		for k, sub := range prog.Tools {
+			if len(strings.Fields(k)) != 2 || strings.HasPrefix(k, "-") || len(prog.Subcommands) > 0 && !slices.Contains(prog.Subcommands, sub) {
+				return &PackError{Pack: p.Name, Field: "programs.tools", Err: fmt.Errorf("%w: %s's tool %q: want \"program subcommand\" running one of %v", errInvalid, prog.Name, k, prog.Subcommands)}
+			}
+		}
 		if prog.ConfigFlag != "" && !strings.HasPrefix(prog.ConfigFlag, "-") {
 			return &PackError{Pack: p.Name, Field: "programs.config_flag", Err: fmt.Errorf("%w: %s's config_flag %q is no flag", errInvalid, prog.Name, prog.ConfigFlag)}
 		}

@@ -97,6 +97,8 @@ func TestParsePackRejectsBadInput(t *testing.T) {
 		"default of no setting":            "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {'GPU Memory': ['0.9']}\n",
 		"setting without default":          "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {seed: []}\n",
 		"quoted default":                   "name: x\nvocabulary:\n  log_formats:\n    config_defaults: {backend: [\"'auto'\"]}\n",
+		"tool of one word":                 "name: x\nprograms:\n  - {name: v, subcommands: [serve], tools: {trl: serve}}\n",
+		"tool of no subcommand":            "name: x\nprograms:\n  - {name: v, subcommands: [serve], tools: {trl v-serve: run}}\n",
 		"config flag not a flag":           "name: x\nprograms:\n  - {name: v, config_flag: config}\n",
 		"advice condition misspelt":        "name: x\nvocabulary:\n  main_package: {name: p}\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, advice: ['{platfrom rocm} Set X.']}\n",
 		"advice condition of no flag":      "name: x\nvocabulary:\n  main_package: {name: p}\nentries:\n  - {id: a, kind: issue, url: 'https://x.org/1', title: t, advice: ['{unset enforce-eager} Set X.']}\n",

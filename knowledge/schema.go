@@ -25,6 +25,11 @@ type Program struct {
 	// ModelFlag names the flag that carries the model id when it is not the
 	// first positional argument (e.g. --model).
 	ModelFlag string `yaml:"model_flag" json:"model_flag,omitempty"`
+	// Tools maps other programs' commands that start this program's
+	// engine with this program's own options ("trl vllm-serve": TRL's
+	// server for GRPO training takes vllm serve's flags) to the
+	// subcommand they run.
+	Tools map[string]string `yaml:"tools" json:"tools,omitempty"`
 	// ConfigFlag names the program's option that reads its settings from
 	// a YAML file of long option names (vllm serve --config c.yaml); a
 	// post that pastes the file gives the command its settings.
@@ -381,6 +386,21 @@ func (s *Schema) module(mod string) (*Program, string) {
 	}
 	for i := range s.Programs {
 		if sub, ok := s.Programs[i].Modules[mod]; ok {
+			return &s.Programs[i], sub
+		}
+	}
+	return nil, ""
+}
+
+// tool returns the program another program's command (its name and
+// first argument: "trl vllm-serve") runs with its own options, and the
+// subcommand, or nil.
+func (s *Schema) tool(name, arg string) (*Program, string) {
+	if s == nil || arg == "" {
+		return nil, ""
+	}
+	for i := range s.Programs {
+		if sub, ok := s.Programs[i].Tools[name+" "+arg]; ok {
 			return &s.Programs[i], sub
 		}
 	}
