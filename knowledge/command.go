@@ -925,6 +925,7 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 			}
 			c.Env = nonEmpty(env)
 			c.Via = name + " " + args[0]
+			c.tool = true
 			return []Command{c}
 		}
 	}

@@ -254,8 +254,8 @@ func whatFailed(f *Facts) string {
 		switch {
 		case best.api && best.Via != "":
 			what = strings.TrimPrefix(best.Via, "python ") // LLM(), not a server
-		case best.harness:
-			what = best.Via // `lm_eval`, as the post ran it
+		case best.harness || best.tool:
+			what = best.Via // `lm_eval`, `trl vllm-serve`, as the post ran it
 		}
 		return what
 	}

@@ -126,6 +126,7 @@ func TestComposeNamesOnlyWhatRunsThePackage(t *testing.T) {
 		"```\nbash scripts/run_for_7B_in_Linux_or_WSL.sh\n```":                  "`bash scripts/run_for_7B_in_Linux_or_WSL.sh` fails",
 		"```\npython3 api_server.py --model /data/m --port 7803\n```":           "`python3 api_server.py` with `/data/m` fails",
 		"```\nlm_eval --model vllm --tasks gsm8k\n```":                          "`lm_eval` fails",
+		"```\ntrl vllm-serve --model a/b --enforce-eager\n```":                  "`trl vllm-serve` with `a/b` fails",
 		"```\ngit log --oneline\n5eeabc2a (HEAD -> main) [Bugfix] Fix bnb\n```": "Your setup fails",
 		"```\npip install -vvv vllm\n```":                                       "Your setup fails",
 		"```\ndocker build -f docker/Dockerfile -t img .\n```":                  "Your setup fails",

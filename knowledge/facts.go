@@ -86,6 +86,9 @@ type Command struct {
 	// harness marks the engine an evaluation harness started
 	// (Schema.harness): the post ran the harness, named by Via.
 	harness bool
+	// tool marks a command another program ran with this program's
+	// options (Schema.tool, "trl vllm-serve"), named by Via.
+	tool bool
 }
 
 // ErrorInfo is one error found in the post.
