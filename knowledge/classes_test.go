@@ -1003,6 +1003,21 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Scripts start the server from a Python list whose items
+			// are names as often as strings (Modal's vLLM example and the
+			// apps built on it, corpus vllm#15788; launchers of RL and
+			// evaluation projects): a name is the constant the script gave
+			// it, or stays as written, so each flag keeps its value; what
+			// later lines add to the list is part of it; a splat and a
+			// string an excerpt cut off are left out.
+			name: "a command built as a Python list of names and strings",
+			body: "```python\nMODEL = \"a/b\"\nN_GPU = 2\ncmd = [\n    \"vllm\",\n    \"serve\",\n    MODEL,  # the model\n    \"--served-model-name\", f\"{MODEL}-x\",\n    \"--port\", str(PORT),\n    *EXTRA,\n]\ncmd += [\"--tensor-parallel-size\", str(N_GPU)]\ncmd.extend([\"--max-model-len\", \"8192\"])\ncmd.append(\"--enforce-eager\")\nsubprocess.Popen(cmd)\n```\n\n```python\nsubprocess.run([\"vllm\", \"serve\", \"c/d\", \"--lora-modules\", \"x=/p\", \"y=/q/vision-lo\n```",
+			commands: []string{
+				"vllm serve a/b --enforce-eager --max-model-len=8192 --port=PORT --served-model-name=a/b-x --tensor-parallel-size=2",
+				"vllm serve c/d --lora-modules=x=/p",
+			},
+		},
+		{
 			// TRL's generation server for GRPO training starts vLLM's
 			// engine with vllm serve's options (TRL's docs and its
 			// vllm_serve script, open-r1's README and translations, GRPO
@@ -2413,7 +2428,7 @@ func TestArgumentLists(t *testing.T) {
 			"vllm serve --enable-lora --max-lora-rank=16 --max-model-len=3500 --model=./Qwen3-VL-2B-Instruct"},
 		{"Python argument vector handed to subprocess, values in variables", "vllm-project/vllm#15788",
 			"```\n    import subprocess\n\n    subprocess.Popen([\n        \"vllm\",\n        \"serve\",\n        \"microsoft/Phi-4-multimodal-instruct\",\n        \"--port\",\n        str(VLLM_PORT),\n        \"--trust-remote-code\",\n        \"--max-model-len\",\n        \"131072\",\n    ])\n```",
-			"vllm serve microsoft/Phi-4-multimodal-instruct --max-model-len=131072 --port --trust-remote-code"},
+			"vllm serve microsoft/Phi-4-multimodal-instruct --max-model-len=131072 --port=VLLM_PORT --trust-remote-code"},
 		{"lists that are not the engine's arguments", "",
 			"```yaml\ndependencies:\n  - vllm\n  - torch\n```\n\n```yaml\n    image: lmsysorg/sglang:latest\n    command: [\"--model-path\", \"Qwen/Qwen3-8B\", \"--trust-remote-code\"]\n```",
 			""},

@@ -291,7 +291,7 @@ func loggedArgs(doc *document) map[string]string {
 		if m == nil {
 			continue
 		}
-		for _, entry := range topLevelItems(m[1]) {
+		for _, entry := range topLevelItems(m[1], '}') {
 			name, v, ok := strings.Cut(entry, ":")
 			name, v = strings.Trim(strings.TrimSpace(name), `'"`), strings.TrimSpace(v)
 			if !ok || name == "model_tag" || !loggedNameRE.MatchString(name) {
@@ -333,9 +333,10 @@ func settingValue(v string) (value string, set bool) {
 	return strings.Trim(v, `'"`), true
 }
 
-// topLevelItems splits a Python dict's body at its top-level commas,
-// up to its closing brace, leaving nested dicts, lists and strings whole.
-func topLevelItems(body string) []string {
+// topLevelItems splits a Python dict's or list's body at its top-level
+// commas, up to the bracket end that closes it, leaving nested dicts,
+// lists, calls and strings whole.
+func topLevelItems(body string, end byte) []string {
 	var out []string
 	depth, from := 0, 0
 	quote := byte(0)
@@ -350,13 +351,11 @@ func topLevelItems(body string) []string {
 			}
 		case c == '\'' || c == '"':
 			quote = c
+		case c == end && depth == 0:
+			return append(out, body[from:i])
 		case c == '{' || c == '[' || c == '(':
 			depth++
-		case c == ']' || c == ')':
-			depth--
-		case c == '}' && depth == 0:
-			return append(out, body[from:i])
-		case c == '}':
+		case c == '}' || c == ']' || c == ')':
 			depth--
 		case c == ',' && depth == 0:
 			out = append(out, body[from:i])
@@ -981,7 +980,7 @@ func harnessed(c Command, s *Schema) []Command {
 	}
 	inner := Command{Program: p.Name, Subcommand: h.Subcommand, Flags: map[string]string{}, Env: c.Env, Via: c.Program, harness: true}
 	argsFlag := normFlag(h.Args)
-	for _, item := range topLevelItems(c.Flags[argsFlag]) {
+	for _, item := range topLevelItems(c.Flags[argsFlag], '}') {
 		k, v, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok || !loggedNameRE.MatchString(k) {
 			continue

@@ -504,6 +504,110 @@ func yamlValue(v string) string {
 	return v
 }
 
+var (
+	// pyListNameRE names the variable a Python list is assigned to.
+	pyListNameRE = regexp.MustCompile(`(\w+)\s*=\s*\[$`)
+	// pyListAddRE is a line that adds to a list: "cmd += [",
+	// "cmd.extend([", "cmd.append(".
+	pyListAddRE = regexp.MustCompile(`(?m)^[ \t]*(\w+)\s*(?:\+=\s*\[|\.extend\(\s*\[|\.append\()`)
+	// pyConvertRE is a conversion around a value: str(PORT), int(n).
+	pyConvertRE = regexp.MustCompile(`^(?:str|int|float)\((.*)\)$`)
+	// fieldRE is an f-string's replacement field: {MODEL}.
+	fieldRE = regexp.MustCompile(`\{([A-Za-z_]\w*)\}`)
+)
+
+// pythonListCommand reads the Python list of a command's words that
+// opens at loc in block (`cmd = [`, `subprocess.Popen([`), with what
+// later lines add to it (`cmd += [...]`, `cmd.extend([...])`,
+// `cmd.append(x)`). Scripts start the server so with names for its
+// settings: `["vllm", "serve", MODEL_NAME, "--port", str(VLLM_PORT)]`
+// (Modal's vLLM example and the apps built on it; launchers of RL and
+// evaluation projects; found with the search tool). A name is the
+// literal the script last gave it (constantsBefore) or stays as
+// written, so that every flag keeps its value.
+func pythonListCommand(block string, loc []int, rest string) []string {
+	consts := constantsBefore(block[:loc[0]])
+	rest = rest[:min(len(rest), maxListBytes)]
+	items := topLevelItems(rest, ']')
+	words := pythonListWords(items, consts)
+	m := pyListNameRE.FindStringSubmatch(block[loc[0]:loc[1]])
+	used := len(items) // the commas between the items, and the bracket
+	for _, it := range items {
+		used += len(it)
+	}
+	if m == nil || used >= len(rest) {
+		return words
+	}
+	after := rest[used:]
+	for _, a := range pyListAddRE.FindAllStringSubmatchIndex(after, 16) {
+		if after[a[2]:a[3]] != m[1] {
+			continue
+		}
+		tail := after[a[1]:]
+		if strings.HasSuffix(after[:a[1]], "(") {
+			words = append(words, pythonListWords(topLevelItems(tail, ')')[:1], consts)...)
+			continue
+		}
+		words = append(words, pythonListWords(topLevelItems(tail, ']'), consts)...)
+	}
+	return words
+}
+
+// pythonListWords reads a Python list's items as words: a string as
+// its value, an f-string with the fields the script's constants fill, a
+// name or a conversion of one (str(PORT)) as the constant or as
+// written; a splat (*opts) holds words no one can read and is left out,
+// as is a string an excerpt cut off.
+func pythonListWords(items []string, consts map[string]string) []string {
+	var out []string
+	for _, it := range items {
+		it = strings.TrimSpace(uncommented(it))
+		if m := pyConvertRE.FindStringSubmatch(it); m != nil {
+			it = strings.TrimSpace(m[1])
+		}
+		f := strings.HasPrefix(it, "f\"") || strings.HasPrefix(it, "f'")
+		if f {
+			it = it[1:]
+		}
+		quoted := it != "" && (it[0] == '"' || it[0] == '\'')
+		switch {
+		case it == "" || strings.HasPrefix(it, "*"):
+			continue
+		case quoted && (len(it) < 2 || it[len(it)-1] != it[0]):
+			continue // a string an excerpt cut off
+		case quoted:
+			it = strings.ReplaceAll(it[1:len(it)-1], `\"`, `"`)
+			if f {
+				it = fieldRE.ReplaceAllStringFunc(it, func(field string) string {
+					if v, ok := consts[field[1:len(field)-1]]; ok {
+						return unquoted(v)
+					}
+					return field
+				})
+			}
+		case it == "sys.executable":
+			it = "python" // the interpreter running the script
+		case identRE.MatchString(it):
+			if v, ok := consts[it]; ok {
+				it = unquoted(v)
+			}
+		default:
+			it = strings.Join(strings.Fields(it), "")
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// unquoted returns a Python literal's value: a string without its
+// quotes, anything else as written.
+func unquoted(lit string) string {
+	if len(lit) >= 2 && (lit[0] == '"' || lit[0] == '\'') && lit[len(lit)-1] == lit[0] {
+		return lit[1 : len(lit)-1]
+	}
+	return lit
+}
+
 // listCommands returns the word lists of the string-list commands in a
 // block of code, each with the program the block's image runs when the
 // list holds only arguments, and the indexes of the block's lines that
@@ -538,21 +642,25 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 		}
 		image := imageAt(loc[0])
 		rest := block[loc[1]:]
-		// A list cut off by the end of an excerpt still says what it says.
-		end := strings.IndexByte(rest, ']')
-		if end < 0 {
-			end = len(rest)
-		}
-		if end > maxListBytes {
-			continue
-		}
 		var words []string
-		for _, m := range listItemRE.FindAllStringSubmatch(uncommented(rest[:end]), -1) {
-			w := m[1]
-			if m[1] == "" && m[2] != "" {
-				w = m[2]
+		if opening := block[loc[0]:loc[1]]; strings.Contains(opening, "subprocess.") || strings.Contains(opening, "=") {
+			words = pythonListCommand(block, loc, rest)
+		} else {
+			// A list cut off by the end of an excerpt still says what it says.
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				end = len(rest)
 			}
-			words = append(words, strings.ReplaceAll(w, `\"`, `"`))
+			if end > maxListBytes {
+				continue
+			}
+			for _, m := range listItemRE.FindAllStringSubmatch(uncommented(rest[:end]), -1) {
+				w := m[1]
+				if m[1] == "" && m[2] != "" {
+					w = m[2]
+				}
+				words = append(words, strings.ReplaceAll(w, `\"`, `"`))
+			}
 		}
 		if len(words) > 1 && words[0] == "-m" {
 			// The interpreter is a variable (sys.executable, PYTHON),

@@ -243,7 +243,9 @@ type Issue struct {
 //     that reads its program's config file (vllm serve --config c.yaml)
 //     has the settings of the file the post pastes; a command in a code
 //     span ends at the closing backtick before a colon or a bracket; a
-//     pack's tool (trl vllm-serve) runs its program with its options.
+//     pack's tool (trl vllm-serve) runs its program with its options; a
+//     Python list of a command's words reads a name as the script's
+//     constant or as written, and takes what `cmd += [...]` adds.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a
