@@ -1003,6 +1003,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An option's single-quoted JSON value written over lines, as
+			// configs are pasted (vllm-ascend#5361's --speculative-config)
+			// and requests sent (corpus #21148's and #4747's curl
+			// --data-raw '{ … }'): the quote runs on to the line that
+			// closes it, and a backslash after it goes on as before.
+			name: "an option's quoted JSON value over lines",
+			body: "```\nvllm serve a/b \\\n  --max-model-len 2048 \\\n  --speculative-config '{\n    \"method\": \"eagle3\",\n    \"num_speculative_tokens\": 2\n  }' \\\n  --port 8001\ncurl --request POST localhost:8001/v1/completions --header 'Content-Type: application/json' --data '{\n  \"model\": \"a/b\"\n}'\nprint('{')\n```",
+			commands: []string{
+				"vllm serve a/b --max-model-len=2048 --port=8001 --speculative-config={ \"method\": \"eagle3\", \"num_speculative_tokens\": 2 }",
+				"curl localhost:8001/v1/completions --data={ \"model\": \"a/b\" } --header=Content-Type: application/json --request=POST",
+			},
+		},
+		{
 			// Scripts start the server from a Python list whose items
 			// are names as often as strings (Modal's vLLM example and the
 			// apps built on it, corpus vllm#15788; launchers of RL and

@@ -245,7 +245,8 @@ type Issue struct {
 //     span ends at the closing backtick before a colon or a bracket; a
 //     pack's tool (trl vllm-serve) runs its program with its options; a
 //     Python list of a command's words reads a name as the script's
-//     constant or as written, and takes what `cmd += [...]` adds.
+//     constant or as written, and takes what `cmd += [...]` adds; an
+//     option's single-quoted JSON value runs over lines to its quote.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a

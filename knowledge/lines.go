@@ -258,8 +258,39 @@ func continued(t string) (string, bool) {
 func joinContinuations(lines []string, s *Schema) []string {
 	var out []string
 	var cur strings.Builder
+	quoted := 0 // lines read inside an option's quoted JSON value, when > 0
 	for _, l := range lines {
 		t := strings.TrimRight(l, " \t")
+		if quoted > 0 {
+			// The value's lines are one word to the shell; JSON does not
+			// mind a blank for each newline.
+			cur.WriteString(strings.TrimSpace(t))
+			closed := strings.Contains(t, "'")
+			if !closed && quoted < maxVarLines && cur.Len() < maxCommandBytes {
+				cur.WriteByte(' ')
+				quoted++
+				continue
+			}
+			quoted = 0
+			if body, ok := continued(strings.TrimRight(cur.String(), " \t")); ok && closed {
+				cur.Reset()
+				cur.WriteString(body)
+				cur.WriteByte(' ')
+				continue
+			}
+			out = append(out, cur.String())
+			cur.Reset()
+			continue
+		}
+		if openJSONArgRE.MatchString(t) && cur.Len() < maxCommandBytes && (cur.Len() > 0 || startsNewRun(strings.TrimLeft(t, " \t"), s) || s.startsRun(strings.TrimLeft(t, " \t"))) {
+			// "--speculative-config '{" with the JSON on the lines below
+			// (vllm-ascend#5361), "curl … --data-raw '{" with the request
+			// (corpus #21148, #4747): the quote runs on until it closes.
+			cur.WriteString(strings.TrimLeft(t, " \t"))
+			cur.WriteByte(' ')
+			quoted = 1
+			continue
+		}
 		if cur.Len() > 0 && blockMarkerRE.MatchString(t) {
 			out = append(out, strings.TrimSpace(cur.String()), l)
 			cur.Reset()
@@ -287,6 +318,11 @@ func joinContinuations(lines []string, s *Schema) []string {
 	}
 	return out
 }
+
+// openJSONArgRE is an option whose single-quoted JSON value the line
+// opens and does not close: "--speculative-config '{", "-d '{\"model\":
+// \"m\",".
+var openJSONArgRE = regexp.MustCompile(`(?:^|\s)--?[\w.-]+(?:=|\s+)'[{\[][^']*$`)
 
 // minWrappedRun is the shortest command line read as cut by a terminal's
 // wrap: a terminal is at least 80 columns wide and a shell prompt takes
