@@ -339,20 +339,9 @@ func platformName(p string) string {
 // workedNumbers does the arithmetic the post's own figures allow.
 func workedNumbers(f *Facts, cited []Match) string {
 	var lines []string
-	var oom map[string]float64
-	for _, e := range f.Errors {
-		if e.Numbers != nil {
-			oom = e.Numbers
-			break
-		}
-	}
+	oom := oomNumbers(f)
 	mem := f.Package.Memory
-	util := -1.0
-	if v, ok := f.Flag(mem.Utilization); ok && mem.Utilization != "" {
-		if u, err := strconv.ParseFloat(v, 64); err == nil && u > 0 && u <= 1 {
-			util = u
-		}
-	}
+	util := utilization(f)
 	if total, ok := oom["oom_total_gib"]; ok {
 		alloc, hasAlloc := oom["oom_allocated_gib"]
 		if util > 0 {
@@ -367,7 +356,7 @@ func workedNumbers(f *Facts, cited []Match) string {
 			lines = append(lines, line)
 		}
 		if tried, ok := oom["oom_tried_gib"]; ok {
-			lines = append(lines, fmt.Sprintf("The failing request was %s GiB with %s GiB free.", fmtNum(tried), fmtNum(oom["oom_free_gib"])))
+			lines = append(lines, fmt.Sprintf("The failing request was %s with %s free.", fmtMemory(tried), fmtMemory(oom["oom_free_gib"])))
 		}
 		if off, ok := f.Flag(mem.OffloadGiB); ok && mem.OffloadGiB != "" {
 			if gb, err := strconv.ParseFloat(off, 64); err == nil && hasAlloc && gb >= alloc {
@@ -383,10 +372,171 @@ func workedNumbers(f *Facts, cited []Match) string {
 		}
 		lines = append(lines, line+".")
 	}
+	if w := weightsLine(f, oom, util); w != "" {
+		lines = append(lines, w)
+	}
 	if len(lines) == 0 {
 		return ""
 	}
 	return "**From your numbers:** " + strings.Join(lines, " ")
+}
+
+var (
+	// paramCountRE finds a model's parameter count in its name:
+	// "Qwen2.5-7B-Instruct", "gemma-3-27b-it", "DeepSeek-R1-Distill-Qwen-1.5B",
+	// "opt-125m", and the total of a mixture of experts ("Qwen3-30B-A3B":
+	// the active "A3B" follows a letter, as "8x7B" follows an x, and
+	// neither is read).
+	paramCountRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(\d+(?:\.\d+)?)([bm])(?:$|[-_ .])`)
+	// fourBitRE and eightBitRE name weights stored in four or eight bits:
+	// quantization methods and checkpoint suffixes ("-AWQ", "-GPTQ-Int4",
+	// "bnb-4bit", "Q4_K_M", "-FP8", "W8A8"). Another width ("Q5_K_M",
+	// "3bit", "exl2") or method says nothing this reads.
+	fourBitRE  = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:awq(?:_marlin)?|gptq(?:_marlin)?|int4|4bit|4-bit|w4a16|nf4|bnb|bitsandbytes|q4(?:_[a-z0-9]+)*)(?:$|[-_ .])`)
+	eightBitRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:fp8|int8|8bit|8-bit|w8a8|w8a16|q8(?:_0)?)(?:$|[-_ .])`)
+	otherBitRE = regexp.MustCompile(`(?i)(?:^|[-_ .])(?:q[2356](?:_[a-z0-9]+)*|[23]bit|exl2|gguf|fp4|nvfp4|mxfp4|int2|int3)(?:$|[-_ .])`)
+)
+
+// dtypeBytes are the bytes of one weight in each number format a dtype
+// option names: the formats' own widths, not tuned numbers. "auto" loads
+// a 16-bit checkpoint as it is and a 32-bit one in 16 bits.
+var dtypeBytes = map[string]float64{
+	"auto": 2, "half": 2, "float16": 2, "fp16": 2, "bfloat16": 2, "bf16": 2,
+	"float": 4, "float32": 4, "fp32": 4,
+}
+
+// weightsLine works out what the weights of the post's model take on
+// each GPU, from the size its name states, the width its dtype or
+// quantization stores a weight in and the GPUs the split options spread
+// it over, and sets it against the memory the post's numbers give (the
+// card's total from an out-of-memory error or its name, and the share
+// the utilization option plans for): "Qwen2-7B-Instruct has about 7
+// billion parameters; in float32 its weights alone take about 26.08 GiB,
+// more than the 21.67 GiB card" (vllm#2140, which ran `--dtype=float`).
+// It says nothing when a fact is missing or the format is unknown, when
+// weights are offloaded to CPU memory, and for a post not about memory.
+func weightsLine(f *Facts, oom map[string]float64, util float64) string {
+	mem := f.Package.Memory
+	if len(f.Models) == 0 || !aboutMemory(f) {
+		return ""
+	}
+	if _, ok := f.Flag(mem.OffloadGiB); ok && mem.OffloadGiB != "" {
+		return "" // weights kept in CPU memory: the offload line speaks of them
+	}
+	name := path.Base(f.Models[0])
+	m := paramCountRE.FindStringSubmatch(name)
+	if m == nil {
+		return ""
+	}
+	params, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || params <= 0 {
+		return ""
+	}
+	if strings.EqualFold(m[2], "m") {
+		params /= 1000
+	}
+	quant := name
+	if q, ok := f.Flag(mem.Quantization); ok && mem.Quantization != "" {
+		quant = q
+	}
+	bytes, how := 2.0, ""
+	switch {
+	case otherBitRE.MatchString(quant):
+		return ""
+	case fourBitRE.MatchString(quant):
+		bytes, how = 0.5, " (4-bit)"
+	case eightBitRE.MatchString(quant):
+		bytes, how = 1, " (8-bit)"
+	default:
+		if d, ok := f.Flag(mem.DType); ok && mem.DType != "" {
+			b, known := dtypeBytes[strings.ToLower(d)]
+			if !known {
+				return ""
+			}
+			bytes, how = b, fmt.Sprintf(" (`%s %s`)", mem.DType, d)
+		}
+	}
+	gpus := 1.0
+	for _, fl := range mem.Split {
+		if v, ok := f.Flag(fl); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return ""
+			}
+			gpus *= float64(n)
+		}
+	}
+	total, stated := oom["oom_total_gib"]
+	if !stated && len(f.GPUs) > 0 {
+		total = f.GPUs[0].MemoryGiB
+	}
+	if total <= 0 {
+		return ""
+	}
+	weights := params * 1e9 * bytes / (1 << 30) / gpus
+	line := fmt.Sprintf("%s has about %s billion parameters; at %s a weight%s they alone take about %s GiB",
+		code(name), fmtNum(params), weightBytes(bytes), how, fmtNum(weights))
+	if gpus > 1 {
+		line += fmt.Sprintf(" on each of %s GPUs", fmtNum(gpus))
+	}
+	budget := util * total
+	switch {
+	case weights >= total:
+		return line + fmt.Sprintf(", more than the %s GiB card.", fmtNum(total))
+	case util > 0 && stated && weights >= budget:
+		return line + ", more than that budget."
+	case util > 0 && stated:
+		return line + " of that budget; the rest holds activations, CUDA graphs and the KV cache."
+	case util > 0 && weights >= budget:
+		return line + fmt.Sprintf(", more than the %s GiB `%s %s` plans for on the %s GiB card.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
+	case util > 0:
+		return line + fmt.Sprintf(" of the %s GiB `%s %s` plans for on the %s GiB card; the rest holds activations, CUDA graphs and the KV cache.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
+	}
+	return line + fmt.Sprintf(" of the %s GiB card.", fmtNum(total))
+}
+
+// oomNumbers returns the figures of the first error that has any
+// (errorNumbers), or nil.
+func oomNumbers(f *Facts) map[string]float64 {
+	for _, e := range f.Errors {
+		if e.Numbers != nil {
+			return e.Numbers
+		}
+	}
+	return nil
+}
+
+// utilization returns the share of the device the post's utilization
+// option plans for, or -1 when it sets none.
+func utilization(f *Facts) float64 {
+	mem := f.Package.Memory
+	if v, ok := f.Flag(mem.Utilization); ok && mem.Utilization != "" {
+		if u, err := strconv.ParseFloat(v, 64); err == nil && u > 0 && u <= 1 {
+			return u
+		}
+	}
+	return -1
+}
+
+// weightBytes writes the bytes of one weight: "2 bytes", "half a byte".
+func weightBytes(b float64) string {
+	switch b {
+	case 0.5:
+		return "half a byte"
+	case 1:
+		return "1 byte"
+	}
+	return fmtNum(b) + " bytes"
+}
+
+// aboutMemory reports whether the post failed for lack of memory.
+func aboutMemory(f *Facts) bool {
+	for _, e := range f.Errors {
+		if e.Kind == "oom" || e.Numbers != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // adviceFor collects what to try from the cited entries, best entry
@@ -688,6 +838,15 @@ func fmtNum(v float64) string {
 	out := strconv.FormatFloat(v, 'f', 2, 64)
 	out = strings.TrimRight(out, "0")
 	return strings.TrimSuffix(out, ".")
+}
+
+// fmtMemory writes an amount of memory given in GiB, in MiB below one
+// GiB ("2 MiB", not "0 GiB").
+func fmtMemory(gib float64) string {
+	if gib > 0 && gib < 1 {
+		return fmtNum(gib*1024) + " MiB"
+	}
+	return fmtNum(gib) + " GiB"
 }
 
 // possessive is "vLLM's" for the main package, or "the engine's".

@@ -110,6 +110,48 @@ func TestComposeLeavesOutAdviceThatDoesNotApply(t *testing.T) {
 	}
 }
 
+// TestComposeWorksOutTheWeights: an out-of-memory post's reply says what
+// the model's weights take on each GPU, from the size its name states,
+// its dtype or quantization and the GPUs it is split over, against the
+// card or the share the utilization option plans for (vllm#2140 ran a 7B
+// model at --dtype=float on a 22 GiB card). It says nothing when a fact
+// is missing or uncertain: no size in the name (DeepSeek-V3), a mixture
+// named by its experts (8x7B), a quantization of another width (GGUF,
+// Q5), offloaded weights, no card size, no out-of-memory error.
+func TestComposeWorksOutTheWeights(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const oom = "\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacty of 21.67 GiB of which 4.06 MiB is free."
+	tests := []struct{ name, body, want string }{
+		{"float32 on one card", "```\nvllm serve q/Qwen2-7B-Instruct --dtype=float\n```" + oom,
+			"`Qwen2-7B-Instruct` has about 7 billion parameters; at 4 bytes a weight (`--dtype float`) they alone take about 26.08 GiB, more than the 21.67 GiB card."},
+		{"4-bit over four GPUs", "```\nvllm serve q/Qwen2.5-72B-Instruct-AWQ -tp 4 --gpu-memory-utilization 0.9\n```" + oom,
+			"`Qwen2.5-72B-Instruct-AWQ` has about 72 billion parameters; at half a byte a weight (4-bit) they alone take about 8.38 GiB on each of 4 GPUs of that budget; the rest holds activations, CUDA graphs and the KV cache."},
+		{"the total of a mixture of experts", "```\nvllm serve q/Qwen3-30B-A3B-FP8\n```" + oom,
+			"`Qwen3-30B-A3B-FP8` has about 30 billion parameters; at 1 byte a weight (8-bit) they alone take about 27.94 GiB, more than the 21.67 GiB card."},
+		{"a card named, no total", "On an RTX 4070 Ti 12GB:\n```\nvllm serve q/Qwen2.5-1.5B-Instruct --gpu-memory-utilization 0.7\n```\n\nRuntimeError: CUDA error: out of memory",
+			"`Qwen2.5-1.5B-Instruct` has about 1.5 billion parameters; at 2 bytes a weight they alone take about 2.79 GiB of the 8.4 GiB `--gpu-memory-utilization 0.7` plans for on the 12 GiB card; the rest holds activations, CUDA graphs and the KV cache."},
+		{"no size in the name", "```\nvllm serve deepseek-ai/DeepSeek-V3\n```" + oom, ""},
+		{"experts by count", "```\nvllm serve m/Mixtral-8x7B-Instruct-v0.1\n```" + oom, ""},
+		{"another width", "```\nvllm serve /m/llama-2-7b-chat.Q5_K_M.gguf\n```" + oom, ""},
+		{"offloaded", "```\nvllm serve q/Qwen2-7B-Instruct --cpu-offload-gb 10\n```" + oom, ""},
+		{"no card size", "```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nRuntimeError: CUDA error: out of memory", ""},
+		{"not about memory", "```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nValueError: unknown dtype", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := Extract(Post{Body: tt.body}, p.Schema())
+			got := weightsLine(&f, oomNumbers(&f), utilization(&f))
+			if got != tt.want {
+				t.Errorf("weights line\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestComposeNamesOnlyWhatRunsThePackage: without the package's own
 // command, the reply names a script with the interpreter that ran it
 // (vllm-dev B005, C1-009) and a tool handed the package by option, but

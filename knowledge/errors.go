@@ -846,8 +846,9 @@ func Signature(typ, msg string) string {
 }
 
 var (
-	oomTriedRE     = regexp.MustCompile(`(?i)tried to allocate ([\d.]+) ?([KMGT]i?B)`)
-	oomTotalRE     = regexp.MustCompile(`(?i)total capacity of ([\d.]+) ?([KMGT]i?B)`)
+	oomTriedRE = regexp.MustCompile(`(?i)tried to allocate ([\d.]+) ?([KMGT]i?B)`)
+	// PyTorch 2.1 spelt it "total capacty of" (posts of several projects).
+	oomTotalRE     = regexp.MustCompile(`(?i)total capaci?ty of ([\d.]+) ?([KMGT]i?B)`)
 	oomFreeRE      = regexp.MustCompile(`(?i)of which ([\d.]+) ?([KMGT]i?B) is free`)
 	oomAllocatedRE = regexp.MustCompile(`(?i)([\d.]+) ?([KMGT]i?B) is allocated by PyTorch`)
 	oomReservedRE  = regexp.MustCompile(`(?i)([\d.]+) ?([KMGT]i?B) is reserved by PyTorch but unallocated`)

@@ -74,6 +74,33 @@ func TestPackMatchesKBFacts(t *testing.T) {
 	}
 }
 
+// TestReadmePackExampleParses: the pack format the README documents is
+// one ParsePack accepts, so that an admin who copies it starts from a
+// pack that loads (its summary once held an unquoted colon, and its
+// topic rule an unless naming no tag).
+func TestReadmePackExampleParses(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "```yaml\nname: myproject\n")
+	if !ok {
+		t.Fatal("README.md has no pack example (a ```yaml block starting name: myproject)")
+	}
+	example, _, ok := strings.Cut(rest, "\n```")
+	if !ok {
+		t.Fatal("the README's pack example has no closing fence")
+	}
+	p, err := ParsePack(strings.NewReader("name: myproject\n" + example))
+	if err != nil {
+		t.Fatalf("the README's pack example does not parse: %v", err)
+	}
+	if len(p.Entries) == 0 || len(p.Programs) == 0 || len(p.Topics) == 0 {
+		t.Errorf("the README's pack example lost its parts: %d entries, %d programs, %d topics", len(p.Entries), len(p.Programs), len(p.Topics))
+	}
+}
+
 func TestParsePackRejectsBadInput(t *testing.T) {
 	t.Parallel()
 	tests := map[string]string{

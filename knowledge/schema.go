@@ -299,6 +299,13 @@ type MemoryFlags struct {
 	// ContextLength takes the longest context to plan for
 	// (--max-model-len 8192).
 	ContextLength string `yaml:"context_length" json:"context_length,omitempty"`
+	// DType takes the number format of the weights (--dtype float16), and
+	// Quantization a quantization method (--quantization awq).
+	DType        string `yaml:"dtype" json:"dtype,omitempty"`
+	Quantization string `yaml:"quantization" json:"quantization,omitempty"`
+	// Split are the flags whose values multiply the GPUs the weights are
+	// split over (--tensor-parallel-size 2, --pipeline-parallel-size 2).
+	Split []string `yaml:"split" json:"split,omitempty"`
 }
 
 // String is the name replies write.
