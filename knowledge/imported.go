@@ -246,7 +246,9 @@ type Issue struct {
 //     pack's tool (trl vllm-serve) runs its program with its options; a
 //     Python list of a command's words reads a name as the script's
 //     constant or as written, and takes what `cmd += [...]` adds; an
-//     option's single-quoted JSON value runs over lines to its quote.
+//     option's single-quoted JSON value runs over lines to its quote;
+//     PyTorch 2.1's "total capacty of" gives an out-of-memory error's
+//     card size.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a
