@@ -1003,6 +1003,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Python string built from adjacent literals inside
+			// parentheses, one a line, then run by a shell (corpus #13669's
+			// `command = (` … `)` then subprocess.Popen(command,
+			// shell=True); SERVER_CMD, BASE and *_SERVER_COMMAND constants
+			// of benchmark and training scripts found with the search
+			// tool): the literals are one string.
+			name: "a Python command string over adjacent literals",
+			body: "```python\nM = \"a/b\"\ncommand = (\n    f\"nohup vllm serve {M} --dtype auto \"  # the model\n    \"--tensor-parallel-size 2 \"\n    '> log.txt 2>&1 &'\n)\nsubprocess.Popen(command, shell=True)\nNOT_ONE = (\n    \"vllm serve c/d --port 1\",\n)\n```",
+			commands: []string{
+				"vllm serve a/b --dtype=auto --tensor-parallel-size=2",
+			},
+		},
+		{
 			// An option's single-quoted JSON value written over lines, as
 			// configs are pasted (vllm-ascend#5361's --speculative-config)
 			// and requests sent (corpus #21148's and #4747's curl

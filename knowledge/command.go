@@ -4,7 +4,9 @@ import (
 	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -428,7 +430,7 @@ func (cs *commandSet) codeCommands() {
 		for _, i := range described {
 			raw[i] = ""
 		}
-		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(raw), cs.s), cs.s)
+		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(joinStringRuns(raw)), cs.s), cs.s)
 		for i, l := range lines {
 			if pyAssignRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
 				// Python, not a shell: a command is only what its string
@@ -468,6 +470,72 @@ var (
 	// pyFieldRE is a replacement field of an f-string: {MODEL_NAME}.
 	pyFieldRE = regexp.MustCompile(`\{([A-Za-z_]\w*)\}`)
 )
+
+var (
+	// pyOpenParenRE is a Python assignment that opens a parenthesis and
+	// nothing more on its line: "command = (".
+	pyOpenParenRE = regexp.MustCompile(`^(\s*[A-Za-z_][\w.]*\s*=\s*)\(\s*$`)
+	// pyStringLineRE is a line holding one string literal, f-string or
+	// not, and at most a comment.
+	pyStringLineRE = regexp.MustCompile(`^\s*(f?)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*(?:#.*)?$`)
+	// pyCloseParenRE is the line that closes it.
+	pyCloseParenRE = regexp.MustCompile(`^\s*\)\s*(?:#.*)?$`)
+)
+
+// joinStringRuns joins a Python string that adjacent literals build
+// inside parentheses, one a line, into one assignment: `command = (`,
+// `"nohup vllm serve m --dtype auto "`, `"--tensor-parallel-size 2 "`,
+// `)` then subprocess.Popen(command, shell=True) (corpus #13669; launch
+// scripts of several projects write a long command so). The joined line
+// takes the place of the first; the others are left blank.
+func joinStringRuns(lines []string) []string {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		m := pyOpenParenRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		var b strings.Builder
+		f := false
+		j := i + 1
+		for ; j < len(lines) && j-i <= maxVarLines; j++ {
+			lit := pyStringLineRE.FindStringSubmatch(lines[j])
+			if lit == nil {
+				break
+			}
+			f = f || lit[1] != ""
+			b.WriteString(lit[2][1 : len(lit[2])-1])
+		}
+		if j == i+1 || j >= len(lines) || !pyCloseParenRE.MatchString(lines[j]) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(lines)
+		}
+		prefix := ""
+		if f {
+			prefix = "f"
+		}
+		text := b.String()
+		switch {
+		case !strings.Contains(text, "'"):
+			text = "'" + text + "'"
+		case !strings.Contains(text, `"`):
+			text = `"` + text + `"`
+		default:
+			text = strconv.Quote(text)
+		}
+		out[i] = m[1] + prefix + text
+		for k := i + 1; k <= j; k++ {
+			out[k] = ""
+		}
+		i = j
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
 
 // pythonCommandString reads the command a Python line builds as a string
 // and runs (`cmd = f"vllm serve {MODEL} --port 8000"` then

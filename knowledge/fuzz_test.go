@@ -53,6 +53,7 @@ func addPostSeeds(f *testing.F) {
 	// nested, cut off, named by a comment, before and after the command;
 	// a code span closed before a colon.
 	f.Add("```python\nM = 'a'\ncmd = [\"vllm\", M, str(, f\"{M}{N}\", *x, 'b\ncmd += [\ncmd.append(\ncmd.extend([1, [2], \"]\"])\nargv = [str(str(M))]\n```")
+	f.Add("```python\nc = (\n  f'vllm serve {M} \\'\n  \"--p '1'\\\"\"\n)\nd = (\n\"x\"\ne = (\n)\n```")
 	f.Add("vllm serve m --c '{\n\"a\": [\n\\\n--x '[\n'\n-d '{\n\n\n}' \\\n--p 1\n--q '{")
 	f.Add("trl vllm-serve\ntrl vllm-serve --model\n`trl  vllm-serve -- --x`\nA=1 trl vllm-serve m --p 1")
 	f.Add("docker run a.b:1/c/docker.io/vllm/vllm-openai:v1 --model m\ndocker run localhost/ x.y/ :1 /vllm/vllm-openai")

@@ -248,7 +248,8 @@ type Issue struct {
 //     constant or as written, and takes what `cmd += [...]` adds; an
 //     option's single-quoted JSON value runs over lines to its quote;
 //     PyTorch 2.1's "total capacty of" gives an out-of-memory error's
-//     card size.
+//     card size; a Python string of adjacent literals in parentheses
+//     is one command string.
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a
