@@ -1,10 +1,12 @@
 package knowledge
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -43,6 +45,9 @@ func Compose(f *Facts, cited []Match, opts ComposeOptions) string {
 	}
 	head := diagnosis(f, cited)
 	numbers := workedNumbers(f, cited)
+	if check := servedNameCheck(f); check != "" {
+		numbers = strings.TrimSpace(numbers + "\n\n" + check)
+	}
 	advice := adviceFor(f, cited)
 	others := cited
 	if len(others) > 0 {
@@ -493,6 +498,65 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 		return line + fmt.Sprintf(" of the %s GiB `%s %s` plans for on the %s GiB card; the rest holds activations, CUDA graphs and the KV cache.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
 	}
 	return line + fmt.Sprintf(" of the %s GiB card.", fmtNum(total))
+}
+
+// servedNameCheck sets the model a request asked for, which the server
+// said it does not serve, against what the post's server command answers
+// to: its served names (--served-model-name, a LoRA module's name), or
+// the model it was started with. A client asking for the checkpoint's
+// path or id while the server was started with another name is the most
+// common cause of that 404 (vllm#3485; dify, open-webui, LiteLLM and NIM
+// posts found with the search tool). It says nothing without a server
+// command, or when the name asked for is one the server answers to.
+func servedNameCheck(f *Facts) string {
+	cmd := packageCommand(f)
+	if f.RequestedModel == "" || cmd == nil || len(f.Package.ServedNames) == 0 {
+		return ""
+	}
+	var served []string
+	for _, fl := range f.Package.ServedNames {
+		if v, ok := cmd.Flags[fl]; ok && v != "" {
+			served = append(served, servedName(v))
+		}
+	}
+	if len(served) > 0 {
+		if slices.Contains(served, f.RequestedModel) {
+			return ""
+		}
+		names := make([]string, len(served))
+		for i, n := range served {
+			names[i] = code(n)
+		}
+		return fmt.Sprintf("**From your command:** the request asked for %s, but the server answers to %s: ask for that name.",
+			code(f.RequestedModel), strings.Join(names, " or "))
+	}
+	model := ""
+	if len(cmd.Args) > 0 {
+		model = cmd.Args[0]
+	} else if len(f.Models) > 0 {
+		model = f.Models[0]
+	}
+	if model == "" || model == f.RequestedModel {
+		return ""
+	}
+	return fmt.Sprintf("**From your command:** the request asked for %s, but the server was started with %s and answers to that name unless `%s` gives it another.",
+		code(f.RequestedModel), code(model), f.Package.ServedNames[0])
+}
+
+// servedName is the name a served-name option's value gives: the value,
+// a LoRA module's name before "=", or its JSON form's "name".
+func servedName(v string) string {
+	if strings.HasPrefix(v, "{") {
+		var m struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal([]byte(v), &m) == nil && m.Name != "" {
+			return m.Name
+		}
+		return v
+	}
+	name, _, _ := strings.Cut(v, "=")
+	return name
 }
 
 // oomNumbers returns the figures of the first error that has any

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -149,6 +150,49 @@ func TestComposeWorksOutTheWeights(t *testing.T) {
 				t.Errorf("weights line\n got %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestComposeChecksTheServedName: a 404 for a model the server does not
+// serve is set against what the post's server answers to: its served
+// names, a LoRA module's name, or the model it was started with
+// (vllm#3485; dify, open-webui and LiteLLM posts). It says nothing when
+// the names agree, or without a server command.
+func TestComposeChecksTheServedName(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const notFound = "\n\nopenai.NotFoundError: Error code: 404 - {'object': 'error', 'message': 'The model `%s` does not exist.', 'type': 'NotFoundError', 'param': None, 'code': 404}"
+	tests := []struct{ name, body, asked, want string }{
+		{"a served name", "`vllm serve /models/Qwen2.5-14B-Instruct --served-model-name qwen`", "Qwen2.5-14B-Instruct",
+			"**From your command:** the request asked for `Qwen2.5-14B-Instruct`, but the server answers to `qwen`: ask for that name."},
+		{"the name served", "`vllm serve /models/Qwen2.5-14B-Instruct --served-model-name qwen`", "qwen", ""},
+		{"started with a path", "`vllm serve /models/Qwen2.5-14B-Instruct --port 8000`", "Qwen2.5-14B-Instruct",
+			"**From your command:** the request asked for `Qwen2.5-14B-Instruct`, but the server was started with `/models/Qwen2.5-14B-Instruct` and answers to that name unless `--served-model-name` gives it another."},
+		{"a LoRA module", "`vllm serve m/base --enable-lora --lora-modules sql=/a/sql`", "sql-lora",
+			"**From your command:** the request asked for `sql-lora`, but the server answers to `sql`: ask for that name."},
+		{"a LoRA module as JSON", "```\nvllm serve m/base --enable-lora --lora-modules '{\"name\": \"sql\", \"path\": \"/a\"}'\n```", "sql", ""},
+		{"no server command", "I call my server from dify.", "qwen", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _ := Extract(Post{Body: tt.body + fmt.Sprintf(notFound, tt.asked)}, p.Schema())
+			if f.RequestedModel != tt.asked {
+				t.Fatalf("requested model = %q, want %q", f.RequestedModel, tt.asked)
+			}
+			if got := servedNameCheck(&f); got != tt.want {
+				t.Errorf("check\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	// The other ways the message quotes the name, and none.
+	for _, msg := range []string{"The model 'a/b' does not exist.", "The model a/b does not exist.", "The model ``a/b`` does not exist."} {
+		f, _ := Extract(Post{Body: "{'object': 'error', 'message': \"" + msg + "\", 'type': 'NotFoundError', 'code': 404}"}, p.Schema())
+		if f.RequestedModel != "a/b" {
+			t.Errorf("%s: requested model = %q, want a/b", msg, f.RequestedModel)
+		}
 	}
 }
 

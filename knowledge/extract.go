@@ -26,6 +26,9 @@ func Extract(p Post, s *Schema) (Facts, error) {
 		f.Platform = gpuPlatform(f.GPUs, s)
 	}
 	f.Models = extractModels(doc, f.Commands, f.MentionedFlags, s)
+	if re := s.logs().unknownModel; re != nil {
+		f.RequestedModel = firstGroup(re, f.Errors)
+	}
 	lines := doc.lines()
 	f.OS = firstMatch(osRE, lines)
 	f.Python = firstMatch(pythonVerRE, lines)
@@ -287,4 +290,15 @@ func wordHits(text, w string, max int, prefix, afterCount bool) int {
 // isWordByte reports whether b is a regexp word character (\w).
 func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
+}
+
+// firstGroup returns the first group of re in the first error message it
+// matches, or "".
+func firstGroup(re *regexp.Regexp, errs []ErrorInfo) string {
+	for _, e := range errs {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }

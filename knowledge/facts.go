@@ -45,6 +45,9 @@ type Facts struct {
 	// pass). The knowledge base holds the main package's fixes, not that
 	// program's.
 	ForeignError bool `json:"foreign_error,omitempty"`
+	// RequestedModel is the model a request asked for that the server
+	// said it does not serve (LogFormats.UnknownModel).
+	RequestedModel string `json:"requested_model,omitempty"`
 	// Truncated reports that the post exceeded MaxPostBytes.
 	Truncated bool `json:"truncated,omitempty"`
 	// Package is the schema's main package, whose version in Versions

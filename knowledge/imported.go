@@ -249,7 +249,8 @@ type Issue struct {
 //     option's single-quoted JSON value runs over lines to its quote;
 //     PyTorch 2.1's "total capacty of" gives an out-of-memory error's
 //     card size; a Python string of adjacent literals in parentheses
-//     is one command string.
+//     is one command string; the model a 404 says the server does not
+//     serve is read (log_formats.unknown_model).
 const Reading = 57
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -184,12 +184,15 @@ type LogFormats struct {
 	PlatformProbe  string              `yaml:"platform_probe" json:"platform_probe,omitempty"`
 	Model          string              `yaml:"model" json:"model,omitempty"`
 	ConfigDefaults map[string][]string `yaml:"config_defaults" json:"config_defaults,omitempty"`
+	// UnknownModel is the server's answer to a request for a model it
+	// does not serve; group 1 is the name the request asked for.
+	UnknownModel string `yaml:"unknown_model" json:"unknown_model,omitempty"`
 }
 
 // compiledLogs are LogFormats ready to match; a nil field matches
 // nothing.
 type compiledLogs struct {
-	version, platform, model *regexp.Regexp
+	version, platform, model, unknownModel *regexp.Regexp
 	// defaults matches a setting printed at its default value, in
 	// lower case (ConfigDefaults).
 	defaults *regexp.Regexp
@@ -225,6 +228,14 @@ func (l LogFormats) compile() (compiledLogs, error) {
 		}
 		if err != nil {
 			return compiledLogs{}, fmt.Errorf("log_formats.model: %w", err)
+		}
+	}
+	if l.UnknownModel != "" {
+		if c.unknownModel, err = regexp.Compile(l.UnknownModel); err == nil && c.unknownModel.NumSubexp() == 0 {
+			err = errors.New("no group for the model asked for")
+		}
+		if err != nil {
+			return compiledLogs{}, fmt.Errorf("log_formats.unknown_model: %w", err)
 		}
 	}
 	if l.PlatformProbe != "" {
@@ -285,6 +296,10 @@ type MainPackage struct {
 	// Memory names its memory flags, for working a reply's numbers out
 	// of an out-of-memory error.
 	Memory MemoryFlags `yaml:"memory_flags" json:"memory_flags,omitzero"`
+	// ServedNames are the flags whose values name what the server answers
+	// to (--served-model-name a b; --lora-modules name=path); without
+	// them it answers to the model it was started with.
+	ServedNames []string `yaml:"served_names" json:"served_names,omitempty"`
 }
 
 // MemoryFlags are the main package's flags for how it uses accelerator
