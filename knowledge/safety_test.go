@@ -49,6 +49,21 @@ func hostileFacts(v string) Facts {
 	}
 }
 
+// hostileServerFacts are facts of a post whose server setting and
+// request carry the value, for the lines a reply works out of them (the
+// weights a model's name implies, the name a 404 asked for).
+func hostileServerFacts(v string) Facts {
+	return Facts{
+		Commands: []Command{{Program: "vllm", Subcommand: "serve", Flags: map[string]string{"--served-model-name": v, "--dtype": "float16", "--tensor-parallel-size": "2", "--gpu-memory-utilization": "0.9"}}},
+		Errors:   []ErrorInfo{{Type: "torch.OutOfMemoryError", Message: v, Kind: "oom", Numbers: map[string]float64{"oom_total_gib": 16, "oom_tried_gib": 1}}},
+		Models:   []string{"m/" + v + "-7B"},
+		Platform: "cuda",
+		Package: MainPackage{Name: "vllm", ServedNames: []string{"--served-model-name"},
+			Memory: MemoryFlags{Utilization: "--gpu-memory-utilization", DType: "--dtype", Split: []string{"--tensor-parallel-size"}}},
+		RequestedModel: "x" + v,
+	}
+}
+
 func hostileEntries(v string) []Match {
 	imported := Entry{ID: "o/r#1", Kind: KindIssue, Source: "github", URL: "https://github.com/o/r/issues/1",
 		Title: v, Summary: v + ". " + v, Advice: []string{v, "Upgrade to " + v}, Symptoms: []string{v}}
@@ -144,7 +159,10 @@ func FuzzReplyInert(f *testing.F) {
 		cited := hostileEntries(v)
 		facts := hostileFacts(v)
 		checkInert(t, Compose(&facts, cited, ComposeOptions{BotName: "herald"}), cited)
-		post := "vllm serve " + v + " --cpu-offload-gb " + v + "\n\n" + v + "\n\nRuntimeError: " + v + "\nvllm " + v
+		server := hostileServerFacts(v)
+		checkInert(t, Compose(&server, cited, ComposeOptions{BotName: "herald"}), cited)
+		post := "vllm serve " + v + " --cpu-offload-gb " + v + "\n\n" + v + "\n\nRuntimeError: " + v + "\nvllm " + v +
+			"\n\n`vllm serve m/" + v + "-7B --served-model-name " + v + "`\n\nopenai.NotFoundError: Error code: 404 - {'message': 'The model `" + v + "` does not exist.'}"
 		extracted, _ := Extract(Post{Title: v, Body: post}, s)
 		checkInert(t, Compose(&extracted, cited, ComposeOptions{BotName: "herald"}), cited)
 	})
