@@ -306,6 +306,43 @@ var perturbations = []struct {
 	{"launcher-separators", func(s string) string {
 		return prefixCommandLines(s, launchableRE, "kubectl exec -it vllm-0 -- ", "distrobox enter vllm -- ")
 	}},
+	// Each fenced vllm serve line that a shell reads as plain words,
+	// started from Python instead, as a list of strings handed to
+	// subprocess (launchers of RL and evaluation projects, Modal's
+	// example): subprocess.run(["vllm", "serve", "m", "--port", "8000"]).
+	{"python-argv", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				if !strings.HasPrefix(strings.TrimSpace(lines[i]), "vllm serve ") || strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") {
+					continue
+				}
+				// The command with its backslash-continued lines.
+				end, text := i, ""
+				for ; end < len(lines)-1; end++ {
+					l := strings.TrimSpace(lines[end])
+					body, more := strings.CutSuffix(l, "\\")
+					text += " " + body
+					if !more {
+						break
+					}
+				}
+				if end == len(lines)-1 || strings.ContainsAny(text, "\\'\"`$#|&;<>(){}[]*") || wrapTailRE.MatchString(lines[end+1]) {
+					continue // a shell's syntax, or a line a terminal wrapped
+				}
+				words := strings.Fields(text)
+				for k, w := range words {
+					words[k] = `"` + w + `"`
+				}
+				lines[i] = "subprocess.run([" + strings.Join(words, ", ") + "])"
+				for k := i + 1; k <= end; k++ {
+					lines[k] = ""
+				}
+				i = end
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// The serving image pulled through a registry mirror, as posts from
 	// behind a slow or blocked Docker Hub pull it
 	// (docker.m.daocloud.io/vllm/vllm-openai in install scripts and
