@@ -476,8 +476,9 @@ var (
 	// nothing more on its line: "command = (".
 	pyOpenParenRE = regexp.MustCompile(`^(\s*[A-Za-z_][\w.]*\s*=\s*)\(\s*$`)
 	// pyStringLineRE is a line holding one string literal, f-string or
-	// not, and at most a comment.
-	pyStringLineRE = regexp.MustCompile(`^\s*(f?)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*(?:#.*)?$`)
+	// not (pythonCommandString fills fields either way), and at most a
+	// comment.
+	pyStringLineRE = regexp.MustCompile(`^\s*f?("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*(?:#.*)?$`)
 	// pyCloseParenRE is the line that closes it.
 	pyCloseParenRE = regexp.MustCompile(`^\s*\)\s*(?:#.*)?$`)
 )
@@ -496,25 +497,19 @@ func joinStringRuns(lines []string) []string {
 			continue
 		}
 		var b strings.Builder
-		f := false
 		j := i + 1
 		for ; j < len(lines) && j-i <= maxVarLines; j++ {
 			lit := pyStringLineRE.FindStringSubmatch(lines[j])
 			if lit == nil {
 				break
 			}
-			f = f || lit[1] != ""
-			b.WriteString(lit[2][1 : len(lit[2])-1])
+			b.WriteString(lit[1][1 : len(lit[1])-1])
 		}
 		if j == i+1 || j >= len(lines) || !pyCloseParenRE.MatchString(lines[j]) {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(lines)
-		}
-		prefix := ""
-		if f {
-			prefix = "f"
 		}
 		text := b.String()
 		switch {
@@ -525,7 +520,7 @@ func joinStringRuns(lines []string) []string {
 		default:
 			text = strconv.Quote(text)
 		}
-		out[i] = m[1] + prefix + text
+		out[i] = m[1] + text
 		for k := i + 1; k <= j; k++ {
 			out[k] = ""
 		}
@@ -553,15 +548,21 @@ func pythonCommandString(line, before string, s *Schema) (string, bool) {
 		return "", false
 	}
 	if strings.Contains(text, "{") {
-		constants := constantsBefore(before)
-		text = pyFieldRE.ReplaceAllStringFunc(text, func(f string) string {
-			if v, ok := constants[f[1:len(f)-1]]; ok {
-				return strings.Trim(v, `"'`)
-			}
-			return f
-		})
+		text = fillFields(text, constantsBefore(before))
 	}
 	return text, true
+}
+
+// fillFields fills the replacement fields of an f-string's text
+// ({MODEL_NAME}) with the values of the script's constants (consts, as
+// constantsBefore gives them), leaving the others as written.
+func fillFields(text string, consts map[string]string) string {
+	return pyFieldRE.ReplaceAllStringFunc(text, func(f string) string {
+		if v, ok := consts[f[1:len(f)-1]]; ok {
+			return unquoted(v)
+		}
+		return f
+	})
 }
 
 // inlineCommands adds the command lines of code spans and returns the
@@ -949,13 +950,7 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 	switch {
 	case isPython && len(args) >= 2 && args[0] == "-m":
 		if p, sub := s.module(args[1]); p != nil {
-			c := parseArgs(p.Name, args[2:], p, s)
-			if c.Subcommand == "" {
-				c.Subcommand = sub
-			}
-			c.Env = nonEmpty(env)
-			c.Via = "python -m " + args[1]
-			return []Command{c}
+			return []Command{runAs(p, sub, args[2:], env, "python -m "+args[1], s)}
 		}
 		c := parseArgs(args[1], args[2:], nil, s)
 		c.Env = nonEmpty(env)
@@ -986,12 +981,7 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 	}
 	if len(args) > 0 {
 		if p, sub := s.tool(name, args[0]); p != nil {
-			c := parseArgs(p.Name, args[1:], p, s)
-			if c.Subcommand == "" {
-				c.Subcommand = sub
-			}
-			c.Env = nonEmpty(env)
-			c.Via = name + " " + args[0]
+			c := runAs(p, sub, args[1:], env, name+" "+args[0], s)
 			c.tool = true
 			return []Command{c}
 		}
@@ -1003,6 +993,20 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		return harnessed(c, s)
 	}
 	return []Command{c}
+}
+
+// runAs is the command of program p's subcommand sub (unless the
+// arguments name another) that another command ran with p's own
+// arguments: `python -m vllm.entrypoints.openai.api_server …`, `trl
+// vllm-serve …`, named by via.
+func runAs(p *Program, sub string, args []string, env map[string]string, via string, s *Schema) Command {
+	c := parseArgs(p.Name, args, p, s)
+	if c.Subcommand == "" {
+		c.Subcommand = sub
+	}
+	c.Env = nonEmpty(env)
+	c.Via = via
+	return c
 }
 
 // scriptCommands returns the commands of a shell script given on a

@@ -512,8 +512,6 @@ var (
 	pyListAddRE = regexp.MustCompile(`(?m)^[ \t]*(\w+)\s*(?:\+=\s*\[|\.extend\(\s*\[|\.append\()`)
 	// pyConvertRE is a conversion around a value: str(PORT), int(n).
 	pyConvertRE = regexp.MustCompile(`^(?:str|int|float)\((.*)\)$`)
-	// fieldRE is an f-string's replacement field: {MODEL}.
-	fieldRE = regexp.MustCompile(`\{([A-Za-z_]\w*)\}`)
 )
 
 // pythonListCommand reads the Python list of a command's words that
@@ -578,12 +576,7 @@ func pythonListWords(items []string, consts map[string]string) []string {
 		case quoted:
 			it = strings.ReplaceAll(it[1:len(it)-1], `\"`, `"`)
 			if f {
-				it = fieldRE.ReplaceAllStringFunc(it, func(field string) string {
-					if v, ok := consts[field[1:len(field)-1]]; ok {
-						return unquoted(v)
-					}
-					return field
-				})
+				it = fillFields(it, consts)
 			}
 		case it == "sys.executable":
 			it = "python" // the interpreter running the script

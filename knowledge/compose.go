@@ -607,13 +607,14 @@ func aboutMemory(f *Facts) bool {
 // first: deduplicated, without advice that does not apply to the post's
 // version or platform (see adviceApplies), at most maxAdvice items.
 func adviceFor(f *Facts, cited []Match) []string {
+	cmd := packageCommand(f)
 	var items []string
 	seen := map[string]bool{}
 	for _, m := range cited {
 		for _, a := range m.Entry.Advice {
 			cond, text := splitAdviceCondition(strings.TrimSpace(a))
 			key := strings.ToLower(strings.Join(strings.Fields(text), " "))
-			if text == "" || seen[key] || !adviceApplies(f, cond, text) {
+			if text == "" || seen[key] || !adviceApplies(f, cmd, cond, text) {
 				continue
 			}
 			seen[key] = true
@@ -642,14 +643,28 @@ func splitAdviceCondition(a string) (cond, text string) {
 	return "", a
 }
 
+// adviceConditions splits an advice line's condition into its parts,
+// each a key and its value: "vllm <0.9; platform rocm" is (vllm, <0.9)
+// and (platform, rocm).
+func adviceConditions(cond string) [][2]string {
+	if cond == "" {
+		return nil
+	}
+	var out [][2]string
+	for _, part := range strings.Split(cond, ";") {
+		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
+		out = append(out, [2]string{key, strings.TrimSpace(val)})
+	}
+	return out
+}
+
 // checkAdviceCondition reports a condition no post can be checked
 // against: a key other than the main package's name, "platform" or
 // "unset", a range that does not parse, an unset list without a flag. A
 // misspelt key would otherwise hold for every post.
 func checkAdviceCondition(cond, pkg string) error {
-	for _, part := range strings.Split(cond, ";") {
-		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
-		val = strings.TrimSpace(val)
+	for _, kv := range adviceConditions(cond) {
+		key, val := kv[0], kv[1]
 		switch {
 		case key == pkg && pkg != "":
 			if _, err := ParseRange(val); err != nil {
@@ -707,21 +722,20 @@ func alreadyDone(c *Command, text string) bool {
 // must be the main package's name.
 var upgradeRE = regexp.MustCompile(`(?i)\b(?:upgrade to|update to|use|install)\s+(?:([a-z][\w.-]*)\s+)?v?(\d+\.\d+(?:\.\d+)?)\b|\bv?(\d+\.\d+(?:\.\d+)?)\s+or\s+(?:newer|later)\b`)
 
-// adviceApplies reports whether advice fits the post: its condition holds
+// adviceApplies reports whether advice fits the post, whose main
+// package's command is cmd (packageCommand): its condition holds
 // (a version range of the main package, a platform, a flag the post's
 // command does not set; a fact the post does not state satisfies any
 // condition), it does not only tell the poster to turn on what their
 // command already sets (alreadyDone), and it does not tell them to
 // upgrade to a release they already run.
-func adviceApplies(f *Facts, cond, text string) bool {
+func adviceApplies(f *Facts, cmd *Command, cond, text string) bool {
 	ver := f.packageVersion()
-	cmd := packageCommand(f)
 	if alreadyDone(cmd, text) {
 		return false
 	}
-	for _, part := range strings.Split(cond, ";") {
-		key, val, _ := strings.Cut(strings.TrimSpace(part), " ")
-		val = strings.TrimSpace(val)
+	for _, kv := range adviceConditions(cond) {
+		key, val := kv[0], kv[1]
 		switch {
 		case key == f.Package.Name && key != "":
 			if r, err := ParseRange(val); err == nil && ver != nil && !r.Contains(*ver) {

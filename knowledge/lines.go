@@ -282,11 +282,12 @@ func joinContinuations(lines []string, s *Schema) []string {
 			cur.Reset()
 			continue
 		}
-		if openJSONArgRE.MatchString(t) && cur.Len() < maxCommandBytes && (cur.Len() > 0 || startsNewRun(strings.TrimLeft(t, " \t"), s) || s.startsRun(strings.TrimLeft(t, " \t"))) {
+		if lead := strings.TrimLeft(t, " \t"); strings.Contains(t, "'") && openJSONArgRE.MatchString(t) && cur.Len() < maxCommandBytes &&
+			(cur.Len() > 0 || startsNewRun(lead, s) || s.startsRun(lead)) {
 			// "--speculative-config '{" with the JSON on the lines below
 			// (vllm-ascend#5361), "curl … --data-raw '{" with the request
 			// (corpus #21148, #4747): the quote runs on until it closes.
-			cur.WriteString(strings.TrimLeft(t, " \t"))
+			cur.WriteString(lead)
 			cur.WriteByte(' ')
 			quoted = 1
 			continue

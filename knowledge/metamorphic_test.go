@@ -676,9 +676,12 @@ func TestMetamorphic(t *testing.T) {
 	for _, pert := range perturbations {
 		t.Run(pert.name, func(t *testing.T) {
 			t.Parallel()
-			changed, skipped := 0, 0
+			changed, skipped, rewritten := 0, 0, 0
 			for i, post := range posts {
 				body := pert.fn(post.body)
+				if body != post.body {
+					rewritten++
+				}
 				f1, _ := Extract(Post{Title: post.title, Body: body}, s)
 				a, b := base[i], unrewrite(pert.name, factPrint(f1, s))
 				if lossyPerturbations[pert.name] {
@@ -701,7 +704,7 @@ func TestMetamorphic(t *testing.T) {
 					t.Errorf("%s: facts changed\n--- original\n%s--- %s\n%s", post.name, a, pert.name, b)
 				}
 			}
-			t.Logf("%d posts, %d changed, %d skipped", len(posts), changed, skipped)
+			t.Logf("%d posts, %d rewritten, %d changed, %d skipped", len(posts), rewritten, changed, skipped)
 			if skipped > len(posts)/20 {
 				t.Errorf("%d of %d posts skipped: the perturbation no longer tests most posts", skipped, len(posts))
 			}
@@ -810,9 +813,13 @@ func TestMetamorphicCorpus(t *testing.T) {
 		base[i] = factPrint(f, s)
 	}
 	for _, pert := range perturbations {
-		changed := 0
+		changed, rewritten := 0, 0
 		for i, is := range issues {
-			f, _ := Extract(Post{Title: is.Title, Body: pert.fn(is.Body)}, s)
+			body := pert.fn(is.Body)
+			if body != is.Body {
+				rewritten++
+			}
+			f, _ := Extract(Post{Title: is.Title, Body: body}, s)
 			if got := unrewrite(pert.name, factPrint(f, s)); got != base[i] {
 				changed++
 				if !lossyPerturbations[pert.name] {
@@ -820,7 +827,7 @@ func TestMetamorphicCorpus(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: %d of %d issues changed facts", pert.name, changed, len(issues))
+		t.Logf("%s: %d of %d issues rewritten, %d changed facts", pert.name, rewritten, len(issues), changed)
 	}
 	// The title typed as CJK input methods type it (titleTypography).
 	retitled := forEachRetitled(issues, func(i int, alt string) {

@@ -160,6 +160,9 @@ func FuzzReplyInert(f *testing.F) {
 		facts := hostileFacts(v)
 		checkInert(t, Compose(&facts, cited, ComposeOptions{BotName: "herald"}), cited)
 		server := hostileServerFacts(v)
+		if servedNameCheck(&server) == "" {
+			t.Fatal("the served-name line is missing, so the value never reached it")
+		}
 		checkInert(t, Compose(&server, cited, ComposeOptions{BotName: "herald"}), cited)
 		post := "vllm serve " + v + " --cpu-offload-gb " + v + "\n\n" + v + "\n\nRuntimeError: " + v + "\nvllm " + v +
 			"\n\n`vllm serve m/" + v + "-7B --served-model-name " + v + "`\n\nopenai.NotFoundError: Error code: 404 - {'message': 'The model `" + v + "` does not exist.'}"

@@ -214,29 +214,14 @@ func (l LogFormats) compile() (compiledLogs, error) {
 			return compiledLogs{}, fmt.Errorf("log_formats.version: %w", err)
 		}
 	}
-	if l.Platform != "" {
-		if c.platform, err = regexp.Compile(`(?i)` + l.Platform); err == nil && c.platform.NumSubexp() == 0 {
-			err = errors.New("no group for the platform")
-		}
-		if err != nil {
-			return compiledLogs{}, fmt.Errorf("log_formats.platform: %w", err)
-		}
+	if c.platform, err = compileGrouped("platform", `(?i)`, l.Platform); err != nil {
+		return compiledLogs{}, err
 	}
-	if l.Model != "" {
-		if c.model, err = regexp.Compile(l.Model); err == nil && c.model.NumSubexp() == 0 {
-			err = errors.New("no group for the model")
-		}
-		if err != nil {
-			return compiledLogs{}, fmt.Errorf("log_formats.model: %w", err)
-		}
+	if c.model, err = compileGrouped("model", "", l.Model); err != nil {
+		return compiledLogs{}, err
 	}
-	if l.UnknownModel != "" {
-		if c.unknownModel, err = regexp.Compile(l.UnknownModel); err == nil && c.unknownModel.NumSubexp() == 0 {
-			err = errors.New("no group for the model asked for")
-		}
-		if err != nil {
-			return compiledLogs{}, fmt.Errorf("log_formats.unknown_model: %w", err)
-		}
+	if c.unknownModel, err = compileGrouped("unknown_model", "", l.UnknownModel); err != nil {
+		return compiledLogs{}, err
 	}
 	if l.PlatformProbe != "" {
 		if c.probeLines, err = regexp.Compile(`(?im)^.*(?:` + l.PlatformProbe + `).*$`); err != nil {
@@ -247,6 +232,22 @@ func (l LogFormats) compile() (compiledLogs, error) {
 		return compiledLogs{}, fmt.Errorf("log_formats.config_defaults: %w", err)
 	}
 	return c, nil
+}
+
+// compileGrouped compiles the log format named name (flags before it),
+// which must have the group it reads; an empty format is nil.
+func compileGrouped(name, flags, format string) (*regexp.Regexp, error) {
+	if format == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(flags + format)
+	if err == nil && re.NumSubexp() == 0 {
+		err = errors.New("no group for what it reads")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("log_formats.%s: %w", name, err)
+	}
+	return re, nil
 }
 
 // compileDefaults builds the pattern of a setting printed at one of its
@@ -403,11 +404,17 @@ func (s *Schema) program(name string) *Program {
 }
 
 func (s *Schema) module(mod string) (*Program, string) {
+	return s.runner(mod, func(p *Program) map[string]string { return p.Modules })
+}
+
+// runner returns the program whose map (its modules, tools or images)
+// holds key, and the subcommand it maps key to, or nil.
+func (s *Schema) runner(key string, of func(*Program) map[string]string) (*Program, string) {
 	if s == nil {
 		return nil, ""
 	}
 	for i := range s.Programs {
-		if sub, ok := s.Programs[i].Modules[mod]; ok {
+		if sub, ok := of(&s.Programs[i])[key]; ok {
 			return &s.Programs[i], sub
 		}
 	}
@@ -418,15 +425,10 @@ func (s *Schema) module(mod string) (*Program, string) {
 // first argument: "trl vllm-serve") runs with its own options, and the
 // subcommand, or nil.
 func (s *Schema) tool(name, arg string) (*Program, string) {
-	if s == nil || arg == "" {
+	if arg == "" {
 		return nil, ""
 	}
-	for i := range s.Programs {
-		if sub, ok := s.Programs[i].Tools[name+" "+arg]; ok {
-			return &s.Programs[i], sub
-		}
-	}
-	return nil, ""
+	return s.runner(name+" "+arg, func(p *Program) map[string]string { return p.Tools })
 }
 
 // harness returns the program a harness's command c runs, with the
@@ -457,10 +459,8 @@ func (s *Schema) image(img string) (*Program, string) {
 	}
 	for mirrored := false; ; mirrored = true {
 		repo = strings.TrimPrefix(repo, "docker.io/")
-		for i := range s.Programs {
-			if sub, ok := s.Programs[i].Images[repo]; ok {
-				return &s.Programs[i], sub
-			}
+		if p, sub := s.runner(repo, func(p *Program) map[string]string { return p.Images }); p != nil {
+			return p, sub
 		}
 		// A registry mirror serves a public image under its own host,
 		// the image's path kept behind it, sometimes under a namespace
