@@ -593,10 +593,13 @@ func weightBytes(b float64) string {
 	return fmtNum(b) + " bytes"
 }
 
-// aboutMemory reports whether the post failed for lack of memory.
+// aboutMemory reports whether the post failed for lack of memory: an
+// out-of-memory error, or a KV cache too small for the model's context.
+// A request longer than the context ("maximum context length is …",
+// whose figures errorNumbers reads too) is not.
 func aboutMemory(f *Facts) bool {
 	for _, e := range f.Errors {
-		if e.Kind == "oom" || e.Numbers != nil {
+		if _, kv := e.Numbers["kv_tokens"]; e.Kind == "oom" || kv {
 			return true
 		}
 	}

@@ -141,6 +141,9 @@ func TestComposeWorksOutTheWeights(t *testing.T) {
 		{"offloaded", "```\nvllm serve q/Qwen2-7B-Instruct --cpu-offload-gb 10\n```" + oom, ""},
 		{"no card size", "```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nRuntimeError: CUDA error: out of memory", ""},
 		{"not about memory", "```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nValueError: unknown dtype", ""},
+		{"a request over the context", "On an RTX 4090 24GB:\n```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nopenai.BadRequestError: This model's maximum context length is 32768 tokens. However, you requested 40000 tokens.", ""},
+		{"a KV cache too small", "On an RTX 4090 24GB:\n```\nvllm serve q/Qwen2-7B-Instruct\n```\n\nValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (52000). Try increasing gpu_memory_utilization.",
+			"`Qwen2-7B-Instruct` has about 7 billion parameters; at 2 bytes a weight they alone take about 13.04 GiB of the 24 GiB card."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
