@@ -826,20 +826,90 @@ func code(s string) string {
 var (
 	mentionRE = regexp.MustCompile(`@([\w-])`)
 	hashtagRE = regexp.MustCompile(`(^|[\s(])#([\pL\pN])`)
-	htmlRE    = regexp.MustCompile(`<`)
 )
 
-// safeProse neutralises text that came from a knowledge entry before it is
+// safeProse neutralises text that came from a curated pack before it is
 // placed in prose: no @mentions, no #hashtags (a pack author's "as #16901"
 // names an issue, which Discourse would read as a tag or category), no
 // raw HTML. Markdown emphasis and code spans written by pack authors
-// survive.
+// survive, and a closed code span is left exactly as written: Markdown
+// reads nothing inside one (no HTML, mention or hashtag), and an entity
+// there would show as "&lt;" in the command a reader copies.
 func safeProse(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for s != "" {
+		start, end := codeSpan(s)
+		b.WriteString(neutralise(s[:start]))
+		b.WriteString(s[start:end])
+		s = s[end:]
+	}
+	return b.String()
+}
+
+// neutralise breaks mentions and hashtags in prose and backslash-escapes
+// every "<" that is not escaped already (an entity would itself be one
+// more thing Discourse reads), so no HTML tag or autolink opens.
+func neutralise(s string) string {
 	s = mentionRE.ReplaceAllString(s, "@\u200b$1")
 	s = hashtagRE.ReplaceAllString(s, "$1#\u200b$2")
-	s = htmlRE.ReplaceAllString(s, "&lt;")
-	return s
+	var b strings.Builder
+	slashes := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			slashes++
+		case '<':
+			if slashes%2 == 0 {
+				b.WriteByte('\\')
+			}
+			slashes = 0
+		default:
+			slashes = 0
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// codeSpan finds the first code span of s as CommonMark reads one: a run
+// of n backticks closed by the next run of exactly n. It returns where the
+// span starts and ends, or len(s) twice when there is none; a run left
+// unclosed, and a backtick escaped by a backslash, are literal text.
+func codeSpan(s string) (start, end int) {
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '\\':
+			i += 2
+			continue
+		case '`':
+		default:
+			i++
+			continue
+		}
+		n := backtickRun(s[i:])
+		for j := i + n; j < len(s); {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := backtickRun(s[j:])
+			if m == n {
+				return i, j + m
+			}
+			j += m
+		}
+		i += n
+	}
+	return len(s), len(s)
+}
+
+func backtickRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	return n
 }
 
 // linkText makes text inert for the inside of [...].

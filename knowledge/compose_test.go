@@ -307,6 +307,29 @@ func TestCodeSpanCannotBeEscaped(t *testing.T) {
 	}
 }
 
+// A pack author's command in a code span is what a reader copies: it is
+// left as written, while the same characters in prose are neutralised.
+func TestSafeProseKeepsCodeSpansAsWritten(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"Restart with `--tool-call-parser <parser>`.", "Restart with `--tool-call-parser <parser>`."},
+		{"Use <b>bold</b> and `<think>`", "Use \\<b>bold\\</b> and `<think>`"},
+		{"Already \\<x> and \\\\<y>", "Already \\<x> and \\\\\\<y>"},
+		{"Ask @team in `@decorator` or ``a ` <x>``", "Ask @\u200bteam in `@decorator` or ``a ` <x>``"},
+		{"Unclosed `run <x>", "Unclosed `run \\<x>"},
+		{"Mixed ``run` <x>", "Mixed ``run` \\<x>"},
+		{"Escaped \\`<x>` stays prose", "Escaped \\`\\<x>` stays prose"},
+		{"See #16901 and `#16901`", "See #\u200b16901 and `#16901`"},
+	} {
+		if got := safeProse(c.in); got != c.want {
+			t.Errorf("safeProse(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if p := ReplyProblems(safeProse(c.in), nil); len(p) > 0 {
+			t.Errorf("safeProse(%q) is not inert: %v", c.in, p)
+		}
+	}
+}
+
 func TestIsSupportQuestion(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -196,6 +196,25 @@ func checkReplySafe(t *testing.T, reply string, cited ...Match) {
 	}
 }
 
+// FuzzSafeProse: whatever a pack author writes, no HTML survives outside
+// the code spans CommonMark reads, and those spans are kept as written.
+func FuzzSafeProse(f *testing.F) {
+	for _, s := range []string{"`--x <y>`", "``a`b``", "\\`<b>`", "`<a>` <b> ``c", "@x #1 `@y`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := safeProse(s)
+		for _, p := range ReplyProblems(out, nil) {
+			if strings.Contains(p, "HTML") {
+				t.Fatalf("safeProse(%q) = %q: %s", s, out, p)
+			}
+		}
+		if start, end := codeSpan(out); start < end && !strings.Contains(strings.Join(strings.Fields(s), " "), out[start:end]) {
+			t.Fatalf("safeProse(%q) changed its first code span: %q", s, out[start:end])
+		}
+	})
+}
+
 // FuzzParsePack: a pack file never panics the parser; a pack it accepts
 // has a name, unique entry ids, and a schema that reads a post.
 func FuzzParsePack(f *testing.F) {
