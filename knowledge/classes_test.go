@@ -315,6 +315,29 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// HabanaAI's fork names its Gaudi build in the release
+			// ("0.5.3.post1+gaudi117", HabanaAI/vllm-fork#203), and
+			// Gaudi's launch scripts set the bridge's PT_HPU_* variables
+			// with no other platform word.
+			name:     "Gaudi build of the fork",
+			title:    "[Usage]: tensor-parallel-size=2 is very slow",
+			body:     "### Your current environment\n```\nvllm  0.5.3.post1+gaudi117\n```\nwith --tensor-parallel-size 2 decoding at batch 56 takes very long",
+			versions: map[string]string{"vllm": "0.5.3.post1+gaudi117"},
+			platform: "hpu",
+		},
+		{
+			name:     "Gaudi bridge variables",
+			body:     "```bash\nPT_HPU_ENABLE_LAZY_COLLECTIVES=true PT_HPU_LAZY_MODE=1 vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2\n```\nthroughput drops after a few minutes",
+			platform: "hpu",
+		},
+		{
+			// The fork's later tags ("+Gaudi-1.21.0") set the word apart,
+			// so the pack's hardware word reads them: kept as they are.
+			name:     "Gaudi release tag in a launch script",
+			body:     "```bash\nVLLM_TAG=${VLLM_TAG:-v0.7.2+Gaudi-1.21.0}\ndocker run -it --rm registry.local/llm/vllm:$VLLM_TAG vllm serve Qwen/Qwen2.5-7B-Instruct\n```\nthe server exits on start",
+			platform: "hpu",
+		},
+		{
 			// Python's own options before -m: vllm-project/vllm#188
 			// ("python -u -m vllm.entrypoints.openai.api_server") and
 			// #4443 ("python -O -u -m …").

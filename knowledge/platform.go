@@ -35,8 +35,12 @@ var platformSignals = []platformSignal{
 	// driver version", Habana's container runtime and variables, the
 	// engine's device_config=hpu (vllm-project/vllm-gaudi#86,
 	// HabanaAI/vllm-fork#776, opea-project/GenAIComps#1038,
-	// opea-project/Enterprise-RAG#84).
-	{regexp.MustCompile(`\+hpu|\bHPU (?:devices|driver)\b|\bhabana_frameworks\b|HABANA_VISIBLE_DEVICES|--runtime[= ]habana|\bdevice_config=hpu\b`), "hpu", 8, []string{"hpu", "habana"}},
+	// opea-project/Enterprise-RAG#84); HabanaAI's fork's release
+	// suffix ("0.5.3.post1+gaudi117", HabanaAI/vllm-fork#203 and #204;
+	// "v0.7.2+Gaudi-1.21.0" and "v0.6.4.post2+Gaudi-1.19.2" in launch and
+	// build scripts) and the Gaudi bridge's PT_HPU_* variables (its
+	// serving scripts and tuning guides, Ray Serve on Gaudi).
+	{regexp.MustCompile(`(?i:\+hpu|\+gaudi)|\bHPU (?:devices|driver)\b|\bhabana_frameworks\b|HABANA_VISIBLE_(?:DEVICES|MODULES)|--runtime[= ]habana|\bdevice_config=hpu\b|\bPT_HPU_[A-Z]`), "hpu", 8, []string{"hpu", "habana", "gaudi"}},
 	// An environment report made on a Mac: vLLM runs there on its CPU
 	// backend (the maintainers label such reports "cpu", vllm#33675;
 	// #18362, #28352, #28800). A Mac named in a sentence is not enough:
@@ -114,7 +118,7 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 			cpuBuild += 10
 		case strings.Contains(ver, "+xpu"):
 			score["xpu"] += 10
-		case strings.Contains(ver, "+hpu"):
+		case strings.Contains(ver, "+hpu") || strings.Contains(strings.ToLower(ver), "+gaudi"):
 			score["hpu"] += 10
 		}
 	}
