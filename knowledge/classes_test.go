@@ -315,6 +315,18 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// A word saying which version is not a package.
+			name: "which version, not which package",
+			body: "vllm latest version 0.10.1.1 and the current release: 0.9.2 behave the same\n\nvllm serve m --port 1",
+			check: func(t *testing.T, f Facts) {
+				for _, w := range []string{"latest", "current"} {
+					if v, ok := f.Versions[w]; ok {
+						t.Errorf("read %q as a package at %q", w, v)
+					}
+				}
+			},
+		},
+		{
 			// HabanaAI's fork names its Gaudi build in the release
 			// ("0.5.3.post1+gaudi117", HabanaAI/vllm-fork#203), and
 			// Gaudi's launch scripts set the bridge's PT_HPU_* variables

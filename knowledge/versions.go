@@ -171,6 +171,11 @@ var notPackages = map[string]bool{
 	// versions: 1.11.0, 1.12.0, …)" lists what an index offers
 	// (vllm#13479), "engine version from logs: v0.16.1rc1" (vllm#36450).
 	"versions": true, "log": true, "logs": true,
+	// Which of a package's versions, not which package: "vllm latest
+	// version 0.10.1.1", "the current release: 0.9.2", "same version as
+	// before".
+	"latest": true, "newest": true, "current": true, "stable": true, "nightly": true,
+	"previous": true, "same": true, "new": true, "newer": true, "old": true, "older": true, "last": true,
 }
 
 // versionKey normalises a package name.
