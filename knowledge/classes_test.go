@@ -315,6 +315,21 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// vLLM's start-up logo since 0.11 states the release and the
+			// model (eugr/spark-vllm-docker#296; compose logs of a gpt-oss
+			// server; a Korean start-up guide).
+			name:     "start-up logo",
+			body:     "```\n(APIServer pid=1) INFO 06-30 23:14:18 [api_utils.py:339]        █     █     █▄   ▄█\n(APIServer pid=1) INFO 06-30 23:14:18 [api_utils.py:339]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.23.1rc1.dev197+g01192139b.d20260619\n(APIServer pid=1) INFO 06-30 23:14:18 [api_utils.py:339]   █▄█▀ █     █     █     █  model   /models/Qwen3-Coder-Next\n(APIServer pid=1) INFO 06-30 23:14:18 [api_utils.py:339]    ▀▀  ▀▀▀▀▀ ▀▀▀▀▀ ▀     ▀\n```\nthe server never answers",
+			versions: map[string]string{"vllm": "0.23.1rc1.dev197+g01192139b.d20260619"},
+			models:   []string{"/models/Qwen3-Coder-Next"},
+		},
+		{
+			name:     "start-up logo in a compose log",
+			body:     "```\n   vllm-20b-b-1   | (APIServer pid=1) INFO 03-10 15:49:42 [utils.py:302]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.17.0\n   vllm-20b-b-1   | (APIServer pid=1) INFO 03-10 15:49:42 [utils.py:302]   █▄█▀ █     █     █     █  model   openai/gpt-oss-20b\n```",
+			versions: map[string]string{"vllm": "0.17.0"},
+			models:   []string{"openai/gpt-oss-20b"},
+		},
+		{
 			// A word saying which version is not a package.
 			name: "which version, not which package",
 			body: "vllm latest version 0.10.1.1 and the current release: 0.9.2 behave the same\n\nvllm serve m --port 1",

@@ -59,6 +59,10 @@ func addPostSeeds(f *testing.F) {
 	f.Add("docker run a.b:1/c/docker.io/vllm/vllm-openai:v1 --model m\ndocker run localhost/ x.y/ :1 /vllm/vllm-openai")
 	f.Add("```\n# c.yaml\nmodel: m\na-b: true\nc_d: ~\ne:\n  - f\n```\n`vllm serve --config c.yaml --x 1`: and `vllm serve n --config`)\n```\nmodel:\n  x: 1\ng-h: 'i'\n\t- j\n```")
 	f.Add("```\n    Image: v/vllm-openai:1\n    Command:\n      /bin/sh\n      -c\n    Args:\n      vllm serve m\n\n      --p 1\nArgs:\nCommand:\n  Args:\n    x: the --model\n    Reason: CrashLoopBackOff OOMKilled\n```")
+	// Reading 58's: a Gaudi build and variables; a word saying which
+	// version; the start-up logo, whole and cut.
+	f.Add("vllm 0.5.3.post1+gaudi117 +GAUDI PT_HPU_=1 PT_HPU_X\nvllm latest version 0.1 current: 2.0 latest==1.0")
+	f.Add("▄▄ ▄█ █     █     █ ▀▄▀ █  version \n█  model\n█  model   \n█ version 0.23.0█ model █\n█  version 1.2.3+g█")
 }
 
 func FuzzExtract(f *testing.F) {

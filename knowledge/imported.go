@@ -251,7 +251,11 @@ type Issue struct {
 //     card size; a Python string of adjacent literals in parentheses
 //     is one command string; the model a 404 says the server does not
 //     serve is read (log_formats.unknown_model).
-const Reading = 57
+//   - 58: Gaudi is read from the fork's release suffix (+gaudi117) and
+//     the PT_HPU_* variables; a word saying which version ("latest",
+//     "current") is no package; vLLM's start-up logo gives the release
+//     and the model (log_formats.version and model).
+const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
