@@ -315,6 +315,29 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// supervisord keeps vLLM running in deployment guides and
+			// setup scripts: a program section's command= key, its value
+			// going on over indented lines (INI), spaced or not.
+			name:     "supervisor program section",
+			body:     "```ini\n# /etc/supervisor/conf.d/vllm.conf\n[program:vllm]\ncommand=python -m vllm.entrypoints.openai.api_server \n    --model meta-llama/Llama-3.1-70B-Instruct\n    --port 8000\ndirectory=/opt/vllm\nautostart=true\n```",
+			commands: []string{"vllm serve --model=meta-llama/Llama-3.1-70B-Instruct --port=8000"},
+		},
+		{
+			name:     "supervisor command spaced",
+			body:     "```ini\n[program:vllm_coder]\ncommand = /opt/venv/bin/vllm serve TheBloke/deepseek-coder-33B-instruct-AWQ --quantization awq --port 8000\nautostart=true\n```",
+			commands: []string{"vllm serve TheBloke/deepseek-coder-33B-instruct-AWQ --port=8000 --quantization=awq"},
+		},
+		{
+			// A script's spaced assignment is still Python.
+			name: "python assignment named command",
+			body: "```python\ncommand = f\"vllm serve {MODEL} --port 8001\"\nsubprocess.Popen(command, shell=True)\n```",
+			check: func(t *testing.T, f Facts) {
+				if c := f.MainCommand(s); c == nil || c.Flags["--port"] != "8001" {
+					t.Errorf("main command = %+v", c)
+				}
+			},
+		},
+		{
 			// vLLM's start-up logo since 0.11 states the release and the
 			// model (eugr/spark-vllm-docker#296; compose logs of a gpt-oss
 			// server; a Korean start-up guide).

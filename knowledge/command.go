@@ -82,6 +82,15 @@ func stripPrompt(l string) string {
 // deployment guides and install scripts of many projects).
 var systemdExecRE = regexp.MustCompile(`^ExecStart=[-@+!:]*`)
 
+// supervisorCommandRE is a supervisord program section's command= key
+// (INI: spaces around "=" allowed), as deployment guides and setup
+// scripts keep vLLM running under supervisor ("[program:vllm]" then
+// "command=python -m vllm.entrypoints.openai.api_server --model …").
+// The value is a program and a word after it, so a script's assignment
+// ("command = f\"vllm serve …\"", "command = BASE + ARGS", "command =
+// [\"vllm\", …]") is not read as the key.
+var supervisorCommandRE = regexp.MustCompile(`^command[ \t]*=[ \t]*([\w./~-]+[ \t]+[-\w./~"'])`)
+
 var envPrefixRE = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+`)
 
 // maxCommandBytes bounds one logical command line; longer "lines" are logs.
@@ -432,7 +441,7 @@ func (cs *commandSet) codeCommands() {
 		}
 		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(joinStringRuns(raw)), cs.s), cs.s)
 		for i, l := range lines {
-			if pyAssignRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
+			if pyAssignRE.MatchString(l) && !supervisorCommandRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
 				// Python, not a shell: a command is only what its string
 				// holds.
 				if c, ok := pythonCommandString(l, strings.Join(lines[:i], "\n"), cs.s); ok {
@@ -770,6 +779,7 @@ func parseCommandLine(line string, s *Schema, strictStart bool) []Command {
 	}
 	line = strings.TrimSpace(stripPrompt(line))
 	line = systemdExecRE.ReplaceAllString(line, "")
+	line = supervisorCommandRE.ReplaceAllString(line, "$1")
 	line = stripSetupSteps(line)
 	if m := argsAssignRE.FindStringSubmatch(line); m != nil {
 		line = m[1] // ENGINE_ARGS=--model x --tp 2

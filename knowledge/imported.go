@@ -254,7 +254,8 @@ type Issue struct {
 //   - 58: Gaudi is read from the fork's release suffix (+gaudi117) and
 //     the PT_HPU_* variables; a word saying which version ("latest",
 //     "current") is no package; vLLM's start-up logo gives the release
-//     and the model (log_formats.version and model).
+//     and the model (log_formats.version and model); a supervisord
+//     program's command= is its command, over its indented lines.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -258,8 +258,15 @@ func continued(t string) (string, bool) {
 func joinContinuations(lines []string, s *Schema) []string {
 	var out []string
 	var cur strings.Builder
-	quoted := 0 // lines read inside an option's quoted JSON value, when > 0
-	for _, l := range lines {
+	quoted := 0  // lines read inside an option's quoted JSON value, when > 0
+	ini := false // cur is an INI command= value, which indented lines continue
+	next := func(i int) string {
+		if i+1 < len(lines) {
+			return lines[i+1]
+		}
+		return ""
+	}
+	for i, l := range lines {
 		t := strings.TrimRight(l, " \t")
 		if quoted > 0 {
 			// The value's lines are one word to the shell; JSON does not
@@ -306,6 +313,18 @@ func joinContinuations(lines []string, s *Schema) []string {
 			cur.WriteByte(' ')
 			continue
 		}
+		if cur.Len() == 0 && supervisorCommandRE.MatchString(t) {
+			// An INI value goes on over the indented lines under its
+			// key: supervisord's "command=python -m … \n    --model m\n
+			// --port 8000" is one command.
+			ini = true
+		}
+		if ini && cur.Len() < maxCommandBytes && iniGoesOn(next(i)) {
+			cur.WriteString(strings.TrimLeft(t, " \t"))
+			cur.WriteByte(' ')
+			continue
+		}
+		ini = false
 		if cur.Len() > 0 {
 			cur.WriteString(strings.TrimLeft(t, " \t"))
 			out = append(out, cur.String())
@@ -318,6 +337,12 @@ func joinContinuations(lines []string, s *Schema) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// iniGoesOn reports whether an INI value goes on over the next line: one
+// indented under its key, not blank.
+func iniGoesOn(next string) bool {
+	return strings.TrimSpace(next) != "" && (next[0] == ' ' || next[0] == '\t')
 }
 
 // openJSONArgRE is an option whose single-quoted JSON value the line
