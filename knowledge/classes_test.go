@@ -315,6 +315,11 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			name:   "ModelScope model page",
+			body:   "因为网络问题从魔塔社区下载：[模型地址](https://modelscope.cn/models/deepseek-ai/DeepSeek-R1-Distill-Qwen-7B/files)，启动报错",
+			models: []string{"deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"},
+		},
+		{
 			// supervisord keeps vLLM running in deployment guides and
 			// setup scripts: a program section's command= key, its value
 			// going on over indented lines (INI), spaced or not.

@@ -255,7 +255,8 @@ type Issue struct {
 //     the PT_HPU_* variables; a word saying which version ("latest",
 //     "current") is no package; vLLM's start-up logo gives the release
 //     and the model (log_formats.version and model); a supervisord
-//     program's command= is its command, over its indented lines.
+//     program's command= is its command, over its indented lines; a
+//     model's page on ModelScope or hf-mirror.com names it.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -164,7 +164,7 @@ func codeModels(text string, s *Schema, add func(string)) {
 			add(m[1])
 		}
 	}
-	// Hugging Face model URLs.
+	// Model hub URLs.
 	for _, m := range hfURLRE.FindAllStringSubmatch(text, 4) {
 		add(m[1])
 	}
@@ -415,9 +415,14 @@ var (
 	}
 	// "model": "x" in an API request body or a logged argument dict.
 	requestModelRE = regexp.MustCompile(`["'](?:model|pretrained)["']\s*:\s*["']([^"'\s]{2,200})["']`)
-	hfURLRE        = regexp.MustCompile(`\bhuggingface\.co/(?:models/)?([A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z][\w.-]*)`)
-	quotedIDRE     = regexp.MustCompile(`["']([A-Za-z0-9][\w.-]{1,60}/[\w.-]*[A-Za-z][\w.-]{0,100})["']`)
-	versionOnlyRE  = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
+	// A model's page on Hugging Face, on its mirror hf-mirror.com, or on
+	// ModelScope, where Chinese guides and posts link the weights they
+	// serve ("[deepseek](https://modelscope.cn/models/deepseek-ai/
+	// DeepSeek-V2-Lite-Chat/files)", vllm-dev C3-020; deployment guides'
+	// "modelscope.cn/models/deepseek-ai/DeepSeek-R1", tutorials').
+	hfURLRE       = regexp.MustCompile(`\b(?:huggingface\.co|hf-mirror\.com|modelscope\.cn/models)/(?:models/)?([A-Za-z0-9][\w.-]*/[\w.-]*[A-Za-z][\w.-]*)`)
+	quotedIDRE    = regexp.MustCompile(`["']([A-Za-z0-9][\w.-]{1,60}/[\w.-]*[A-Za-z][\w.-]{0,100})["']`)
+	versionOnlyRE = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
 	// A word that may be a bare model name; isModelName decides.
 	// A name may follow Chinese, Japanese or Korean text without a
 	// space, as those languages write it ("vllm部署Gemma-3-27b问题",
