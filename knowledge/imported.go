@@ -256,7 +256,8 @@ type Issue struct {
 //     "current") is no package; vLLM's start-up logo gives the release
 //     and the model (log_formats.version and model); a supervisord
 //     program's command= is its command, over its indented lines; a
-//     model's page on ModelScope or hf-mirror.com names it.
+//     model's page on ModelScope or hf-mirror.com names it; a parallel
+//     size of 1 is a setting at its default (log_formats.config_defaults).
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

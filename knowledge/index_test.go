@@ -215,3 +215,39 @@ func TestPostKeysReadParserFamilies(t *testing.T) {
 		t.Errorf("keys = %q, want the parser's family m:glm45", keys)
 	}
 }
+
+// TestFlagAtItsDefaultIsNoEvidence: a command that sets a flag to the
+// value it has anyway ("--tensor-parallel-size 1", pasted with its
+// default) does not use what the flag turns on, so an entry keyed on the
+// flag gains nothing from it; set otherwise, or keyed on that value, it
+// does.
+func TestFlagAtItsDefaultIsNoEvidence(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	entry := Entry{ID: "e", Kind: KindIssue, Title: "Tensor parallel hangs", Flags: []string{"--tensor-parallel-size"}}
+	pinned := Entry{ID: "p", Kind: KindIssue, Title: "Single GPU run", Flags: []string{"--tensor-parallel-size 1"}}
+	for _, c := range []struct {
+		value      string
+		want, pins bool
+	}{
+		{"1", false, true},
+		{"2", true, false},
+	} {
+		body := "```\nvllm serve m --tensor-parallel-size " + c.value + "\n```"
+		f, err := Extract(Post{Title: "t", Body: body}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := Rank(Post{Title: "t", Body: body}, &f, []Candidate{{Entry: entry, TextScore: 1}, {Entry: pinned, TextScore: 1}}, DefaultModel())
+		got := map[string]bool{}
+		for _, m := range ms {
+			got[m.ID] = m.Evidence[fFlags] > 0
+		}
+		if got["e"] != c.want || got["p"] != c.pins {
+			t.Errorf("--tensor-parallel-size %s: flag evidence %v, want e=%v p=%v", c.value, got, c.want, c.pins)
+		}
+	}
+}

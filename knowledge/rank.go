@@ -494,7 +494,7 @@ func flagWeight(f *Facts, pt postTokens, fl string) (float64, string) {
 	}
 	if strings.HasPrefix(name, "--") {
 		if v, ok := f.Flag(name); ok {
-			if hasValue && !strings.EqualFold(v, want) {
+			if hasValue && !strings.EqualFold(v, want) || !hasValue && f.Package.AtDefault(name, v) {
 				return 0, ""
 			}
 			if v != "" {

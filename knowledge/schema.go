@@ -279,6 +279,19 @@ func compileDefaults(defaults map[string][]string) (*regexp.Regexp, error) {
 	return regexp.Compile(`['"]?\b(?:` + strings.Join(alts, "|") + `)(?:[\s,)}\]]|$)`)
 }
 
+// flagDefaults gives the settings' defaults (gpu_memory_utilization) by
+// their command-line flags (--gpu-memory-utilization).
+func flagDefaults(defaults map[string][]string) map[string][]string {
+	if len(defaults) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(defaults))
+	for name, values := range defaults {
+		out["--"+strings.ReplaceAll(name, "_", "-")] = values
+	}
+	return out
+}
+
 // logs returns the schema's compiled log formats (none for a nil or
 // unprepared schema; Extract prepares the schema it is given).
 func (s *Schema) logs() compiledLogs {
@@ -301,6 +314,18 @@ type MainPackage struct {
 	// to (--served-model-name a b; --lora-modules name=path); without
 	// them it answers to the model it was started with.
 	ServedNames []string `yaml:"served_names" json:"served_names,omitempty"`
+	// FlagDefaults are the values at which a flag changes nothing
+	// ("--tensor-parallel-size": ["1"]), the command-line form of the
+	// pack's log_formats.config_defaults, which Prepare fills in: a
+	// command that sets a flag to its default does not use what the flag
+	// turns on, so it is no evidence for an entry about that flag.
+	FlagDefaults map[string][]string `yaml:"-" json:"flag_defaults,omitempty"`
+}
+
+// AtDefault reports whether value is a default of the main package's
+// flag (FlagDefaults), compared without regard to case.
+func (p MainPackage) AtDefault(flag, value string) bool {
+	return slices.ContainsFunc(p.FlagDefaults[flag], func(d string) bool { return strings.EqualFold(d, value) })
 }
 
 // MemoryFlags are the main package's flags for how it uses accelerator
@@ -351,6 +376,7 @@ func (s *Schema) Prepare() *Schema {
 	s.packages = compilePackages(s.Vocabulary.Packages)
 	s.engines = compileEngines(s.Vocabulary.OtherEngines, s.Vocabulary.Package.Name)
 	s.gpus = compileGPUs(s.Vocabulary.Hardware)
+	s.Vocabulary.Package.FlagDefaults = flagDefaults(s.Vocabulary.Logs.ConfigDefaults)
 	s.prepared = true
 	return s
 }
