@@ -358,6 +358,29 @@ func TestReadingClasses(t *testing.T) {
 			models:   []string{"openai/gpt-oss-20b"},
 		},
 		{
+			// Korean and Japanese name the version in their own words.
+			name:     "version labelled in Korean",
+			body:     "실험 환경\n```\n하드웨어: Tesla T4\nvLLM 버전: 0.14.0\n```\nvLLM 버전은 0.14.0입니다",
+			versions: map[string]string{"vllm": "0.14.0"},
+		},
+		{
+			name:     "version labelled in Japanese",
+			body:     "```\n  vLLM バージョン:   0.10.1\n  PyTorch バージョン: 2.7.1+rocm6.3\n```\ntorchのバージョンは2.7.1です",
+			versions: map[string]string{"vllm": "0.10.1", "torch": "2.7.1+rocm6.3"},
+		},
+		{
+			// Environment set out as a Markdown table of two cells a row;
+			// a row comparing two setups states neither.
+			name:     "environment table",
+			body:     "| Item | Value |\n|---|---|\n| vLLM version | 0.19.1 (`vllm/vllm-openai:v0.19.1`) |\n| PyTorch version | **2.10.0+cu130** |\n| transformers | 4.57.1 | 4.56.0 |\n\nthe server stops answering after an hour",
+			versions: map[string]string{"vllm": "0.19.1", "torch": "2.10.0+cu130"},
+			check: func(t *testing.T, f Facts) {
+				if v, ok := f.Versions["transformers"]; ok {
+					t.Errorf("read a compared row as transformers %s", v)
+				}
+			},
+		},
+		{
 			// A word saying which version is not a package.
 			name: "which version, not which package",
 			body: "vllm latest version 0.10.1.1 and the current release: 0.9.2 behave the same\n\nvllm serve m --port 1",

@@ -257,7 +257,9 @@ type Issue struct {
 //     and the model (log_formats.version and model); a supervisord
 //     program's command= is its command, over its indented lines; a
 //     model's page on ModelScope or hf-mirror.com names it; a parallel
-//     size of 1 is a setting at its default (log_formats.config_defaults).
+//     size of 1 is a setting at its default (log_formats.config_defaults);
+//     a version is labelled in Korean and Japanese too, and read from a
+//     Markdown table's row of two cells.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -62,8 +62,11 @@ var (
 	// "NAME : X" (collect_env), with the value optionally quoted. A
 	// Chinese sentence glues the name to the words before it and says
 	// "is" its own way: "用的VLLM版本v0.10.0" (studio-dots-ai/dots.ocr#260),
-	// "vllm版本是0.12.0" (zai-org/GLM-V#223).
-	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + cjkRunes + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*(?:version|版本|ver\.?)\s*(?:is|是|为|為|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
+	// "vllm版本是0.12.0" (zai-org/GLM-V#223). Korean and Japanese write
+	// the label in their own words, Japanese with "の" before it: "vLLM
+	// 버전: 0.14.0" (Korean experiment reports), "vLLM バージョン: 0.10.1"
+	// (what Japanese setup scripts print), "vLLMのバージョンは0.8.5".
+	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + cjkRunes + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*の?\s*(?:version|版本|버전|バージョン|ver\.?)\s*(?:is|是|为|為|은|는|は|が|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
 	// An image reference with a version tag: vllm/vllm-openai:v0.8.3,
 	// ghcr.io/x/vllm:v0.8.1, nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.
 	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)(?:[\s)\]` + "`" + `'",]|$)`)
@@ -266,7 +269,7 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 				continue
 			}
 		}
-		l = vs.builtFor(l)
+		l = vs.builtFor(tableRow(l))
 		vs.listed(l, next, s)
 		vs.labelled(l)
 		vs.prose(l)
@@ -274,6 +277,30 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 	vs.title(doc.title, s)
 	vs.images(cmds, s)
 	return vs.v
+}
+
+// tableRow gives a Markdown table's row of two cells as "label: value",
+// the form labelled reads: reports and forum posts set their environment
+// out as a table ("| vLLM version | 0.19.1 (`vllm/vllm-openai:v0.19.1`) |",
+// "| PyTorch version | 2.10.0+cu130 |", in benchmark write-ups, bug
+// investigations and deployment notes of several projects). A row of
+// more cells compares setups and states none of them; other lines are
+// returned as they are.
+func tableRow(l string) string {
+	t := strings.TrimSpace(l)
+	if len(t) < 5 || t[0] != '|' || t[len(t)-1] != '|' {
+		return l
+	}
+	cells := strings.Split(t[1:len(t)-1], "|")
+	if len(cells) != 2 {
+		return l
+	}
+	label := strings.Trim(strings.TrimSpace(cells[0]), "*_`")
+	value := strings.TrimSpace(cells[1])
+	if label == "" || value == "" || strings.Trim(label, "-: ") == "" {
+		return l
+	}
+	return label + ": " + strings.Trim(value, "*_")
 }
 
 // builtForRE is an extension's complaint that it was built for other
