@@ -487,7 +487,7 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 	budget := util * total
 	switch {
 	case weights >= total:
-		return line + fmt.Sprintf(", more than the %s GiB card.", fmtNum(total))
+		return line + fmt.Sprintf(", more than the %s GiB card", fmtNum(total)) + cannotFit(mem, bytes)
 	case util > 0 && stated && weights >= budget:
 		return line + ", more than that budget."
 	case util > 0 && stated:
@@ -498,6 +498,35 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 		return line + fmt.Sprintf(" of the %s GiB `%s %s` plans for on the %s GiB card; the rest holds activations, CUDA graphs and the KV cache.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
 	}
 	return line + fmt.Sprintf(" of the %s GiB card.", fmtNum(total))
+}
+
+// cannotFit ends a weights line whose weights alone outgrow the card:
+// no setting of the memory share or the cache helps then, only the ways
+// the package has to hold fewer bytes on each card: 16-bit weights for
+// wider ones (the dtype flag's auto loads a 32-bit checkpoint at 16
+// bits), the pack's split and offload flags, or a checkpoint quantized to
+// fewer bits, unless it is 4-bit already.
+func cannotFit(mem MemoryFlags, bytes float64) string {
+	var ways []string
+	if bytes > 2 && mem.DType != "" {
+		ways = append(ways, "load it at 16 bits ("+code(mem.DType+" auto")+")")
+	}
+	if len(mem.Split) > 0 {
+		ways = append(ways, "split it over more GPUs ("+code(mem.Split[0])+")")
+	}
+	if mem.OffloadGiB != "" {
+		ways = append(ways, "keep part of it in CPU memory ("+code(mem.OffloadGiB)+")")
+	}
+	if bytes > 0.5 {
+		ways = append(ways, "serve a checkpoint quantized to fewer bits")
+	}
+	switch len(ways) {
+	case 0:
+		return "."
+	case 1:
+		return ", so it cannot load this way: " + ways[0] + "."
+	}
+	return ", so it cannot load this way: " + strings.Join(ways[:len(ways)-1], ", ") + " or " + ways[len(ways)-1] + "."
 }
 
 // servedNameCheck sets the model a request asked for, which the server

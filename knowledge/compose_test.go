@@ -128,11 +128,13 @@ func TestComposeWorksOutTheWeights(t *testing.T) {
 	const oom = "\n\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacty of 21.67 GiB of which 4.06 MiB is free."
 	tests := []struct{ name, body, want string }{
 		{"float32 on one card", "```\nvllm serve q/Qwen2-7B-Instruct --dtype=float\n```" + oom,
-			"`Qwen2-7B-Instruct` has about 7 billion parameters; at 4 bytes a weight (`--dtype float`) they alone take about 26.08 GiB, more than the 21.67 GiB card."},
+			"`Qwen2-7B-Instruct` has about 7 billion parameters; at 4 bytes a weight (`--dtype float`) they alone take about 26.08 GiB, more than the 21.67 GiB card, so it cannot load this way: load it at 16 bits (`--dtype auto`), split it over more GPUs (`--tensor-parallel-size`), keep part of it in CPU memory (`--cpu-offload-gb`) or serve a checkpoint quantized to fewer bits."},
 		{"4-bit over four GPUs", "```\nvllm serve q/Qwen2.5-72B-Instruct-AWQ -tp 4 --gpu-memory-utilization 0.9\n```" + oom,
 			"`Qwen2.5-72B-Instruct-AWQ` has about 72 billion parameters; at half a byte a weight (4-bit) they alone take about 8.38 GiB on each of 4 GPUs of that budget; the rest holds activations, CUDA graphs and the KV cache."},
 		{"the total of a mixture of experts", "```\nvllm serve q/Qwen3-30B-A3B-FP8\n```" + oom,
-			"`Qwen3-30B-A3B-FP8` has about 30 billion parameters; at 1 byte a weight (8-bit) they alone take about 27.94 GiB, more than the 21.67 GiB card."},
+			"`Qwen3-30B-A3B-FP8` has about 30 billion parameters; at 1 byte a weight (8-bit) they alone take about 27.94 GiB, more than the 21.67 GiB card, so it cannot load this way: split it over more GPUs (`--tensor-parallel-size`), keep part of it in CPU memory (`--cpu-offload-gb`) or serve a checkpoint quantized to fewer bits."},
+		{"4-bit beyond the card", "```\nvllm serve q/Qwen2.5-72B-Instruct-AWQ\n```" + oom,
+			"`Qwen2.5-72B-Instruct-AWQ` has about 72 billion parameters; at half a byte a weight (4-bit) they alone take about 33.53 GiB, more than the 21.67 GiB card, so it cannot load this way: split it over more GPUs (`--tensor-parallel-size`) or keep part of it in CPU memory (`--cpu-offload-gb`)."},
 		{"a card named, no total", "On an RTX 4070 Ti 12GB:\n```\nvllm serve q/Qwen2.5-1.5B-Instruct --gpu-memory-utilization 0.7\n```\n\nRuntimeError: CUDA error: out of memory",
 			"`Qwen2.5-1.5B-Instruct` has about 1.5 billion parameters; at 2 bytes a weight they alone take about 2.79 GiB of the 8.4 GiB `--gpu-memory-utilization 0.7` plans for on the 12 GiB card; the rest holds activations, CUDA graphs and the KV cache."},
 		{"no size in the name", "```\nvllm serve deepseek-ai/DeepSeek-V3\n```" + oom, ""},
