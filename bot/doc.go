@@ -22,6 +22,9 @@
 //     the same rails (stayOut), and the runner re-checks them on the
 //     live topic; a draft the bot wrote is checked inert
 //     (knowledge.ReplyProblems) right before it is posted.
+//   - Herald never answers itself or another bot: their posts are not
+//     triggers, and what it reads of a person's post leaves out the
+//     quotes of theirs (posterText).
 //   - Answer reads one immutable snapshot of the knowledge base's index
 //     and schema; Reload swaps in a new one.
 //

@@ -64,7 +64,7 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 		return store.Action{}, false, err
 	}
 	fresh := knowledge.Citations(ans.Matches, b.answerer.Engine.Thresholds, func(m knowledge.Match) bool { return cited[m.URL] })
-	specific := modelSpecificRE.MatchString(p.Raw)
+	specific := modelSpecificRE.MatchString(b.posterText(p.Raw))
 	var draft string
 	// Sources, however sure: decision queues an answer below the queue
 	// floor for staff instead of posting it.
@@ -80,7 +80,8 @@ func (b *Bot) followUp(ctx context.Context, trigger string, n discourse.Notifica
 }
 
 // threadContext joins the asker's side of the thread (first post, then
-// the latest posts up to the trigger, other bots' and our own left out)
+// the latest posts up to the trigger, other bots' and our own left out,
+// and so are the quotes of them: posterText)
 // and collects the links the bot already cited.
 func (b *Bot) threadContext(posts []discourse.Post, trigger *discourse.Post) (string, map[string]bool) {
 	cited := map[string]bool{}
@@ -108,7 +109,7 @@ func (b *Bot) threadContext(posts []discourse.Post, trigger *discourse.Post) (st
 	}
 	var parts []string
 	for _, q := range user {
-		parts = append(parts, q.Raw)
+		parts = append(parts, b.posterText(q.Raw))
 	}
 	return strings.Join(parts, "\n\n"), cited
 }

@@ -138,7 +138,7 @@ func (b *Bot) triage(ctx context.Context, p *discourse.Post) (store.Action, bool
 			return store.Action{}, false, err
 		}
 	}
-	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: p.TopicTitle, Body: p.Raw})
+	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: p.TopicTitle, Body: b.posterText(p.Raw)})
 	if err != nil {
 		return store.Action{}, false, err
 	}

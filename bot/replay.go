@@ -91,7 +91,7 @@ func (b *Bot) replayTopic(ctx context.Context, item discourse.TopicListItem, rep
 		return nil
 	}
 	rep.Topics++
-	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: t.Title, Body: posts[0].Raw})
+	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: t.Title, Body: b.posterText(posts[0].Raw)})
 	if err != nil {
 		return err
 	}

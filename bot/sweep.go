@@ -179,7 +179,7 @@ func (b *Bot) sweepTopic(ctx context.Context, item discourse.TopicListItem, opts
 	}
 	first := posts[0]
 	first.CategoryID, first.TopicTitle = t.CategoryID, t.Title
-	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: t.Title, Body: first.Raw})
+	ans, err := b.answerer.Answer(ctx, knowledge.Post{Title: t.Title, Body: b.posterText(first.Raw)})
 	if err != nil {
 		return err
 	}
