@@ -358,6 +358,25 @@ func TestReadingClasses(t *testing.T) {
 			models:   []string{"openai/gpt-oss-20b"},
 		},
 		{
+			// A sentence that starts with the command and goes on in
+			// Japanese or Korean ("`./gradlew installDebug` を実行すると…",
+			// as Japanese guides write it): its words are no arguments.
+			name:     "command then a Japanese sentence",
+			body:     "vllm serve Qwen/Qwen3-8B --max-model-len 40960 を実行すると、次のエラーが出ます。",
+			commands: []string{"vllm serve Qwen/Qwen3-8B --max-model-len=40960"},
+		},
+		{
+			name:     "command then a Korean sentence",
+			body:     "vllm serve Qwen/Qwen3-8B --max-model-len 40960 을 실행하면 다음 에러가 납니다.",
+			commands: []string{"vllm serve Qwen/Qwen3-8B --max-model-len=40960"},
+		},
+		{
+			// A folder with a Chinese name is part of the path.
+			name:     "path with a Chinese folder in a sentence",
+			body:     "运行 vllm serve /data/模型/qwen --port 8000 后报错",
+			commands: []string{"vllm serve /data/模型/qwen --port=8000"},
+		},
+		{
 			// Korean and Japanese name the version in their own words.
 			name:     "version labelled in Korean",
 			body:     "실험 환경\n```\n하드웨어: Tesla T4\nvLLM 버전: 0.14.0\n```\nvLLM 버전은 0.14.0입니다",

@@ -241,8 +241,9 @@ func proseCommandWords(text string, s *Schema) string {
 		// So does the CJK text of the sentence, glued to the last word
 		// ("--model /workspace。。。的时候，仍然出现了报错",
 		// QwenLM/Qwen3-VL#348; "--gpu-memory-utilization 0.9部署成功了",
-		// vllm#4597), as it ends a link (refURLRE).
-		if loc := cjkRE.FindStringIndex(w); loc != nil {
+		// vllm#4597), as it ends a link (refURLRE), but not a folder of
+		// a path named in it ("/data/模型/qwen").
+		if loc := cjkRE.FindStringIndex(w); loc != nil && !strings.Contains(w[loc[0]:], "/") {
 			if w = w[:loc[0]]; w == "" {
 				break
 			}
@@ -1294,5 +1295,13 @@ var quotedPartRE = regexp.MustCompile(`'[^']*'|"[^"]*"`)
 // could not load the model: --model x" is a sentence; a shell line is not.
 func sentenceLike(l string) bool {
 	t := quotedPartRE.ReplaceAllString(l, "''")
-	return strings.Contains(t, ". ") || strings.Contains(t, ", ") || strings.Contains(t, ": ") || strings.Contains(t, "? ") || strings.HasSuffix(strings.TrimSpace(t), "?")
+	return strings.Contains(t, ". ") || strings.Contains(t, ", ") || strings.Contains(t, ": ") || strings.Contains(t, "? ") || strings.HasSuffix(strings.TrimSpace(t), "?") ||
+		cjkWordRE.MatchString(t)
 }
+
+// cjkWordRE is a word of Chinese, Japanese or Korean text after a blank:
+// a sentence that starts with the command goes on in its own language
+// ("vllm serve m --max-model-len 40960 を実行すると…", "vllm serve m
+// --max-model-len 40960 을 실행하면 …"), whose words are no arguments.
+// A path with such a name in it ("/data/模型/qwen") starts otherwise.
+var cjkWordRE = regexp.MustCompile(`\s[` + cjkRunes + `]`)

@@ -259,7 +259,9 @@ type Issue struct {
 //     model's page on ModelScope or hf-mirror.com names it; a parallel
 //     size of 1 is a setting at its default (log_formats.config_defaults);
 //     a version is labelled in Korean and Japanese too, and read from a
-//     Markdown table's row of two cells.
+//     Markdown table's row of two cells; a sentence that starts with
+//     the command and goes on in Japanese or Korean ends it, and a path
+//     keeps a folder with a Chinese name.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a
