@@ -358,6 +358,19 @@ func TestReadingClasses(t *testing.T) {
 			models:   []string{"openai/gpt-oss-20b"},
 		},
 		{
+			// A bare GeForce number with its count after it, as Chinese
+			// notes write their hardware, or counted in words.
+			name:     "GeForce counted after its number",
+			body:     "使用硬件为4090*2，max-model-len设为18048，输出到一半即停止",
+			gpus:     []GPU{{Name: "RTX 4090", Count: 2}},
+			platform: "cuda",
+		},
+		{
+			name: "GeForce counted in words",
+			body: "On dual 3090s the server hangs at start.",
+			gpus: []GPU{{Name: "RTX 3090", Count: 2}},
+		},
+		{
 			// A sentence that starts with the command and goes on in
 			// Japanese or Korean ("`./gradlew installDebug` を実行すると…",
 			// as Japanese guides write it): its words are no arguments.

@@ -261,7 +261,8 @@ type Issue struct {
 //     a version is labelled in Korean and Japanese too, and read from a
 //     Markdown table's row of two cells; a sentence that starts with
 //     the command and goes on in Japanese or Korean ends it, and a path
-//     keeps a folder with a Chinese name.
+//     keeps a folder with a Chinese name; a GeForce number counted after
+//     it ("4090*2") or in words ("dual 3090s") is a card.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -441,13 +441,22 @@ func gpuPlatform(gpus []GPU, s *Schema) string {
 // D of China's 4090D. A Ti or D glued to the number is itself a cue, and
 // so is a plural, as people count their cards ("2x3090s",
 // vllm-project/vllm#17854; "updated for 5090s yet", vllm-dev C1-001).
-var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?(s)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?`)
+//
+// A count after the number says so too, as Chinese posts and notes
+// write their hardware ("使用硬件为4090*2", a FastGPT deployment note;
+// "L40/4090*2", a competition's README; "| 4090*2 |" in result tables).
+var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?(s)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 
 // cardWordsBefore are the words before a bare model number that make it a
 // card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
 // counts in words.
 var cardWordsBefore = map[string]bool{"my": true, "a": true, "an": true, "the": true, "on": true, "with": true,
 	"dual": true, "two": true, "four": true, "eight": true, "single": true, "one": true, "our": true}
+
+// countWords are the words before a bare model number that count the
+// cards ("dual 3090s", "two 4090s"; "2x3090s", vllm#17854, counts in
+// digits).
+var countWords = map[string]int{"dual": 2, "two": 2, "four": 4, "eight": 8}
 
 // cardSuffixesBefore end the Chinese words before a bare model number
 // that make it a card: a measure word for cards (两张4090, 四块4090) and
@@ -484,7 +493,7 @@ func bareGeForces(text string, read []GPU) []GPU {
 		// after any template tag, is what the post is about.
 		titleHead := !strings.Contains(text[:start], "\n") && stripTitleTemplate(text[:start]) == ""
 		counted := ix[2] >= 0 || len(word) == 1 && word[0] >= '1' && word[0] <= '9'
-		cue := counted || ix[6] >= 0 || ix[8] >= 0 || ix[10] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
+		cue := counted || ix[6] >= 0 || ix[8] >= 0 || ix[10] >= 0 || ix[12] >= 0 || titleHead || cardWordsBefore[strings.ToLower(word)] ||
 			slices.ContainsFunc(cardSuffixesBefore, func(s string) bool { return strings.HasSuffix(word, s) })
 		if !cue {
 			continue
@@ -499,8 +508,12 @@ func bareGeForces(text string, read []GPU) []GPU {
 		switch {
 		case ix[2] >= 0:
 			g.Count, _ = strconv.Atoi(text[ix[2]:ix[3]])
+		case ix[12] >= 0:
+			g.Count, _ = strconv.Atoi(text[ix[12]:ix[13]])
 		case counted:
 			g.Count = int(word[0] - '0')
+		default:
+			g.Count = countWords[strings.ToLower(word)]
 		}
 		out = append(out, g)
 	}
