@@ -404,8 +404,8 @@ func TestReadingClasses(t *testing.T) {
 			// Environment set out as a Markdown table of two cells a row;
 			// a row comparing two setups states neither.
 			name:     "environment table",
-			body:     "| Item | Value |\n|---|---|\n| vLLM version | 0.19.1 (`vllm/vllm-openai:v0.19.1`) |\n| PyTorch version | **2.10.0+cu130** |\n| transformers | 4.57.1 | 4.56.0 |\n\nthe server stops answering after an hour",
-			versions: map[string]string{"vllm": "0.19.1", "torch": "2.10.0+cu130"},
+			body:     "| Item | Value |\n|---|---|\n| vLLM version | 0.19.1 (`vllm/vllm-openai:v0.19.1`) |\n| PyTorch version | **2.10.0+cu130** |\n| Python version | 3.12.7 \\| packaged by Anaconda, Inc. \\| (main) |\n| transformers | 4.57.1 | 4.56.0 |\n\nthe server stops answering after an hour",
+			versions: map[string]string{"vllm": "0.19.1", "torch": "2.10.0+cu130", "python": "3.12.7"},
 			check: func(t *testing.T, f Facts) {
 				if v, ok := f.Versions["transformers"]; ok {
 					t.Errorf("read a compared row as transformers %s", v)

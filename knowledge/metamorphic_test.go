@@ -98,6 +98,12 @@ var perturbations = []struct {
 	// keys padded so the colons line up, sections titled between rules
 	// of "=" (vllm#18362, #28352, #33675 print it so).
 	{"aligned-env-report", alignEnvReport},
+	// The same report set out as a Markdown table of two cells a row
+	// ("| PyTorch version | 2.10.0+cu130 |"), a cell's "|" escaped, as
+	// reports and write-ups list their environment; the rest of its
+	// block stays fenced, and so does a line with an address in it,
+	// which a table would make a link.
+	{"env-report-as-table", envReportAsTable},
 	// Each line of prose a list item, as posters list their steps and
 	// symptoms ("- vllm serve … fails with …"); lines already marked up
 	// (headings, lists, quotes, tables, tags, indented code) are left.
@@ -1025,6 +1031,46 @@ var envKeyRE = regexp.MustCompile(`^(PyTorch version|Is debug build|CUDA used to
 // alignEnvReport rewrites the environment reports in a post's fenced code
 // as collect_env prints them since vLLM 0.9: each key padded to one
 // width before its colon, and the GPU section titled.
+func envReportAsTable(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	in, table := false, false
+	for _, l := range lines {
+		if strings.HasPrefix(l, "```") {
+			if table { // the block ends with the table: no empty fence
+				table, in = false, false
+				continue
+			}
+			in = !in
+			out = append(out, l)
+			continue
+		}
+		m := envKeyRE.FindStringSubmatch(l)
+		if m != nil && strings.Contains(m[2], "://") {
+			m = nil
+		}
+		switch {
+		case in && m != nil && !table:
+			if last := len(out) - 1; strings.HasPrefix(out[last], "```") {
+				out = out[:last] // the block starts with the table
+			} else {
+				out = append(out, "```")
+			}
+			out = append(out, "", "| Item | Value |", "|---|---|")
+			table = true
+			fallthrough
+		case in && m != nil:
+			out = append(out, "| "+m[1]+" | "+strings.ReplaceAll(m[2], "|", `\|`)+" |")
+		case table:
+			out = append(out, "", "```", l)
+			table = false
+		default:
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func alignEnvReport(s string) string {
 	lines := strings.Split(s, "\n")
 	var out []string

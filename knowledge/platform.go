@@ -227,8 +227,11 @@ var (
 	// cudaBuildRE is what says which CUDA a PyTorch build was made for.
 	cudaBuildRE   = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
 	vendorModelRE = regexp.MustCompile(`(?i)\b(?:nvidia|amd|intel)/[A-Za-z][\w.-]*[A-Za-z0-9]\b(?::[\w.-]+)?`)
-	absentLineRE  = regexp.MustCompile(`(?m)^[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*$`)
-	noCUDARE      = regexp.MustCompile(`Is CUDA available[ \t]*:[ \t]*False`)
+	// absentLineRE is an environment report's line that states an
+	// absence, as collect_env prints it or as a table's row of two cells
+	// ("| ROCM used to build PyTorch | N/A |").
+	absentLineRE = regexp.MustCompile(`(?m)^(?:[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)|[ \t]*\|[^|\n]{1,60}\|[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*\|)[ \t]*$`)
+	noCUDARE     = regexp.MustCompile(`Is CUDA available[ \t]*[:|][ \t]*False`)
 	// envSectionTitleRE is the title collect_env's report gives its
 	// section on GPUs, on every machine.
 	envSectionTitleRE = regexp.MustCompile(`(?m)^[ \t]*CUDA / GPU Info[ \t]*$`)

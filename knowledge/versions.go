@@ -288,15 +288,16 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 // returned as they are.
 func tableRow(l string) string {
 	t := strings.TrimSpace(l)
-	if len(t) < 5 || t[0] != '|' || t[len(t)-1] != '|' {
+	if len(t) < 5 || t[0] != '|' || t[len(t)-1] != '|' || t[len(t)-2] == '\\' {
 		return l
 	}
-	cells := strings.Split(t[1:len(t)-1], "|")
+	// A cell's own "|" is escaped, as GitHub's tables write it.
+	cells := strings.Split(strings.ReplaceAll(t[1:len(t)-1], `\|`, "\x00"), "|")
 	if len(cells) != 2 {
 		return l
 	}
 	label := strings.Trim(strings.TrimSpace(cells[0]), "*_`")
-	value := strings.TrimSpace(cells[1])
+	value := strings.ReplaceAll(strings.TrimSpace(cells[1]), "\x00", "|")
 	if label == "" || value == "" || strings.Trim(label, "-: ") == "" {
 		return l
 	}
