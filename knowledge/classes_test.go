@@ -358,6 +358,14 @@ func TestReadingClasses(t *testing.T) {
 			models:   []string{"openai/gpt-oss-20b"},
 		},
 		{
+			// Apptainer or Singularity running vLLM's image from Docker's
+			// registry runs its server with the arguments after it.
+			name:     "apptainer run of the image",
+			body:     "```bash\nsingularity run --nv -B /scratch docker://vllm/vllm-openai:v0.9.2 --model Qwen/Qwen3-8B --tensor-parallel-size 2 >logs/vllm.log 2>&1 &\n```",
+			commands: []string{"singularity run vllm/vllm-openai:v0.9.2", "vllm serve --model=Qwen/Qwen3-8B --tensor-parallel-size=2"},
+			versions: map[string]string{"vllm": "0.9.2"},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",

@@ -968,6 +968,18 @@ func buildCommand(words []string, env map[string]string, s *Schema) []Command {
 		return harnessed(c, s)
 	case (name == "docker" || name == "podman") && len(args) > 0 && args[0] == "run":
 		return dockerRun(name, args[1:], env, s)
+	case (name == "apptainer" || name == "singularity") && len(args) > 1 && args[0] == "run":
+		// A cluster's container runtime running an image straight from
+		// Docker's registry runs its entrypoint with the arguments after
+		// it, as docker run does ("apptainer run --nv
+		// docker://vllm/vllm-openai --model … --max-model-len 50000", a
+		// SLURM helper script; HPC projects pull vLLM's image so). The
+		// runtime's own options (--nv, -B) set nothing of the server's.
+		for i, a := range args[1:] {
+			if image, ok := strings.CutPrefix(a, "docker://"); ok && image != "" {
+				return dockerRun(name, append([]string{image}, args[i+2:]...), env, s)
+			}
+		}
 	case (name == "bash" || name == "sh") && len(args) >= 2 && shellScriptOption(args[0]):
 		// A shell given its script on the command line, as containers
 		// start servers ("docker run … /bin/bash -c \"pip install vllm &&

@@ -65,6 +65,7 @@ func addPostSeeds(f *testing.F) {
 	f.Add("▄▄ ▄█ █     █     █ ▀▄▀ █  version \n█  model\n█  model   \n█ version 0.23.0█ model █\n█  version 1.2.3+g█")
 	f.Add("| a | 1.0 |\n||\n| | |\n|-|-|\n| vllm | `0.1` | 2 |\n|x|\n| torch version | **2.1** |\nvLLMのバージョンは0.1 x 버전은 1.2입니다 バージョン:")
 	f.Add("vllm serve m --x 1 を実行 \nvllm serve /a/模型/b --p 1 后\nvllm serve /a/模型 을 x/y\n运行 vllm serve 模/型 --q")
+	f.Add("apptainer run docker://\napptainer run --nv docker://vllm/vllm-openai:1 --model m\nsingularity run docker://x/y a b\nsingularity run")
 	f.Add("```ini\n[program:v]\ncommand=python -m vllm.entrypoints.openai.api_server \\\n    --model m\n\t--p 1\n  \ncommand = vllm x\ncommand =a b\ncommand= \n command=vllm serve\n    \n```")
 }
 

@@ -262,7 +262,9 @@ type Issue struct {
 //     Markdown table's row of two cells; a sentence that starts with
 //     the command and goes on in Japanese or Korean ends it, and a path
 //     keeps a folder with a Chinese name; a GeForce number counted after
-//     it ("4090*2") or in words ("dual 3090s") is a card.
+//     it ("4090*2") or in words ("dual 3090s") is a card; Apptainer's
+//     and Singularity's run of an image from Docker's registry runs it
+//     as docker run does.
 const Reading = 58
 
 // ReadSources returns the Entry.Source values of entries read from a

@@ -648,10 +648,15 @@ var (
 	releaseLeadWords = map[string]bool{"in": true, "on": true, "for": true, "with": true, "using": true, "version": true}
 )
 
+// containerRuntimes are the programs whose run names an image: Docker,
+// Podman, and the clusters' Apptainer and Singularity running one from
+// Docker's registry.
+var containerRuntimes = map[string]bool{"docker": true, "podman": true, "apptainer": true, "singularity": true}
+
 // images reads the version of a docker image tag on a command line.
 func (vs *versionSet) images(cmds []Command, s *Schema) {
 	for _, c := range cmds {
-		if c.Program != "docker" && c.Program != "podman" {
+		if !containerRuntimes[c.Program] {
 			continue
 		}
 		for _, a := range c.Args {
