@@ -351,8 +351,8 @@ func workedNumbers(f *Facts, cited []Match) string {
 		alloc, hasAlloc := oom["oom_allocated_gib"]
 		if util > 0 {
 			budget := util * total
-			line := fmt.Sprintf("`%s %s` budgets about %s GiB (%s × %s GiB) for this instance",
-				mem.Utilization, fmtNum(util), fmtNum(budget), fmtNum(util), fmtNum(total))
+			line := fmt.Sprintf("%s budgets about %s GiB (%s × %s GiB) for this instance",
+				setting(f, mem.Utilization, fmtNum(util)), fmtNum(budget), fmtNum(util), fmtNum(total))
 			if hasAlloc {
 				line += fmt.Sprintf(", yet PyTorch held %s GiB: the setting guides %s planning, it does not cap memory.", fmtNum(alloc), possessive(f.Package))
 			} else {
@@ -365,7 +365,7 @@ func workedNumbers(f *Facts, cited []Match) string {
 		}
 		if off, ok := f.Flag(mem.OffloadGiB); ok && mem.OffloadGiB != "" {
 			if gb, err := strconv.ParseFloat(off, 64); err == nil && hasAlloc && gb >= alloc {
-				lines = append(lines, fmt.Sprintf("With `%s %s`, %s GiB still sat on the GPU: offload did not take effect, or the memory went to activations, the KV cache or CUDA graphs.", mem.OffloadGiB, fmtNum(gb), fmtNum(alloc)))
+				lines = append(lines, fmt.Sprintf("With %s, %s GiB still sat on the GPU: offload did not take effect, or the memory went to activations, the KV cache or CUDA graphs.", setting(f, mem.OffloadGiB, fmtNum(gb)), fmtNum(alloc)))
 			}
 		}
 	}
@@ -373,7 +373,7 @@ func workedNumbers(f *Facts, cited []Match) string {
 		kv := oom["kv_tokens"]
 		line := fmt.Sprintf("The model's context (%s tokens) needs more KV cache than fits (%s tokens)", fmtNum(seq), fmtNum(kv))
 		if mem.ContextLength != "" {
-			line += fmt.Sprintf(": `%s %s` or lower would start", mem.ContextLength, fmtNum(kv))
+			line += fmt.Sprintf(": %s or lower would start", setting(f, mem.ContextLength, fmtNum(kv)))
 		}
 		lines = append(lines, line+".")
 	}
@@ -458,7 +458,7 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 			if !known {
 				return ""
 			}
-			bytes, how = b, fmt.Sprintf(" (`%s %s`)", mem.DType, d)
+			bytes, how = b, " ("+setting(f, mem.DType, d)+")"
 		}
 	}
 	gpus := 1.0
@@ -487,15 +487,15 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 	budget := util * total
 	switch {
 	case weights >= total:
-		return line + fmt.Sprintf(", more than the %s GiB card", fmtNum(total)) + cannotFit(mem, bytes)
+		return line + fmt.Sprintf(", more than the %s GiB card", fmtNum(total)) + cannotFit(f, bytes)
 	case util > 0 && stated && weights >= budget:
 		return line + ", more than that budget."
 	case util > 0 && stated:
 		return line + " of that budget; the rest holds activations, CUDA graphs and the KV cache."
 	case util > 0 && weights >= budget:
-		return line + fmt.Sprintf(", more than the %s GiB `%s %s` plans for on the %s GiB card.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
+		return line + fmt.Sprintf(", more than the %s GiB %s plans for on the %s GiB card.", fmtNum(budget), setting(f, mem.Utilization, fmtNum(util)), fmtNum(total))
 	case util > 0:
-		return line + fmt.Sprintf(" of the %s GiB `%s %s` plans for on the %s GiB card; the rest holds activations, CUDA graphs and the KV cache.", fmtNum(budget), mem.Utilization, fmtNum(util), fmtNum(total))
+		return line + fmt.Sprintf(" of the %s GiB %s plans for on the %s GiB card; the rest holds activations, CUDA graphs and the KV cache.", fmtNum(budget), setting(f, mem.Utilization, fmtNum(util)), fmtNum(total))
 	}
 	return line + fmt.Sprintf(" of the %s GiB card.", fmtNum(total))
 }
@@ -506,16 +506,17 @@ func weightsLine(f *Facts, oom map[string]float64, util float64) string {
 // wider ones (the dtype flag's auto loads a 32-bit checkpoint at 16
 // bits), the pack's split and offload flags, or a checkpoint quantized to
 // fewer bits, unless it is 4-bit already.
-func cannotFit(mem MemoryFlags, bytes float64) string {
+func cannotFit(f *Facts, bytes float64) string {
+	mem := f.Package.Memory
 	var ways []string
 	if bytes > 2 && mem.DType != "" {
-		ways = append(ways, "load it at 16 bits ("+code(mem.DType+" auto")+")")
+		ways = append(ways, "load it at 16 bits ("+setting(f, mem.DType, "auto")+")")
 	}
 	if len(mem.Split) > 0 {
-		ways = append(ways, "split it over more GPUs ("+code(mem.Split[0])+")")
+		ways = append(ways, "split it over more GPUs ("+setting(f, mem.Split[0], "")+")")
 	}
 	if mem.OffloadGiB != "" {
-		ways = append(ways, "keep part of it in CPU memory ("+code(mem.OffloadGiB)+")")
+		ways = append(ways, "keep part of it in CPU memory ("+setting(f, mem.OffloadGiB, "")+")")
 	}
 	if bytes > 0.5 {
 		ways = append(ways, "serve a checkpoint quantized to fewer bits")
@@ -527,6 +528,27 @@ func cannotFit(mem MemoryFlags, bytes float64) string {
 		return ", so it cannot load this way: " + ways[0] + "."
 	}
 	return ", so it cannot load this way: " + strings.Join(ways[:len(ways)-1], ", ") + " or " + ways[len(ways)-1] + "."
+}
+
+// setting writes one of the package's settings, with its value when it
+// has one, as the post sets them: a flag on a command line
+// ("--max-model-len 52000"), or a keyword where the post starts the
+// engine from Python (`LLM(max_model_len=…)`) or an evaluation harness
+// passes it on (`lm_eval --model_args max_model_len=…`), as offline
+// inference and evaluation posts do: they have no command line to put a
+// flag on.
+func setting(f *Facts, flag, value string) string {
+	if c := packageCommand(f); c != nil && (c.api || c.harness) {
+		name := strings.ReplaceAll(strings.TrimLeft(flag, "-"), "-", "_")
+		if value == "" {
+			return code(name)
+		}
+		return code(name + "=" + value)
+	}
+	if value == "" {
+		return code(flag)
+	}
+	return code(flag + " " + value)
 }
 
 // servedNameCheck sets the model a request asked for, which the server

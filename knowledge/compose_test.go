@@ -158,6 +158,28 @@ func TestComposeWorksOutTheWeights(t *testing.T) {
 	}
 }
 
+// TestComposeWritesSettingsAsThePostSetsThem: a post that starts the
+// engine from Python or through an evaluation harness has no command
+// line; the worked numbers name its keyword, not a flag it cannot pass.
+func TestComposeWritesSettingsAsThePostSetsThem(t *testing.T) {
+	t.Parallel()
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kv = "\n\nValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (52000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine."
+	for _, c := range []struct{ name, body, want string }{
+		{"command line", "```\nvllm serve m/Llama-3.1-8B-Instruct --max-model-len 131072\n```" + kv, "`--max-model-len 52000` or lower would start"},
+		{"Python API", "```python\nllm = LLM(model=\"m/Llama-3.1-8B-Instruct\", max_model_len=131072)\n```" + kv, "`max_model_len=52000` or lower would start"},
+		{"evaluation harness", "```\nlm_eval --model vllm --model_args pretrained=m/Llama-3.1-8B-Instruct,max_model_len=131072 --tasks gsm8k\n```" + kv, "`max_model_len=52000` or lower would start"},
+	} {
+		f, _ := Extract(Post{Body: c.body}, p.Schema())
+		if got := workedNumbers(&f, nil); !strings.Contains(got, c.want) {
+			t.Errorf("%s: worked numbers %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestComposeChecksTheServedName: a 404 for a model the server does not
 // serve is set against what the post's server answers to: its served
 // names, a LoRA module's name, or the model it was started with
