@@ -27,7 +27,11 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	}
 	f.Models = extractModels(doc, f.Commands, f.MentionedFlags, s)
 	if re := s.logs().unknownModel; re != nil {
-		f.RequestedModel = firstGroup(re, f.Errors)
+		msgs := make([]string, len(f.Errors))
+		for i, e := range f.Errors {
+			msgs[i] = e.Message
+		}
+		f.RequestedModel = firstMatch(re, msgs)
 	}
 	lines := doc.lines()
 	f.OS = firstMatch(osRE, lines)
@@ -290,15 +294,4 @@ func wordHits(text, w string, max int, prefix, afterCount bool) int {
 // isWordByte reports whether b is a regexp word character (\w).
 func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_'
-}
-
-// firstGroup returns the first group of re in the first error message it
-// matches, or "".
-func firstGroup(re *regexp.Regexp, errs []ErrorInfo) string {
-	for _, e := range errs {
-		if m := re.FindStringSubmatch(e.Message); m != nil {
-			return m[1]
-		}
-	}
-	return ""
 }

@@ -658,6 +658,8 @@ func extractEnv(doc *document, cmds []Command) map[string]string {
 	return env
 }
 
+// firstMatch returns the first group of re in the first of lines it
+// matches, or "".
 func firstMatch(re *regexp.Regexp, lines []string) string {
 	for _, l := range lines {
 		if m := re.FindStringSubmatch(l); m != nil {

@@ -223,6 +223,10 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 	return best
 }
 
+// absentValue is what an environment report prints for a thing the
+// set-up does not have.
+const absentValue = `(?:N/A|None|No CUDA|Could not collect|False)`
+
 var (
 	// cudaBuildRE is what says which CUDA a PyTorch build was made for.
 	cudaBuildRE   = regexp.MustCompile(`(?m)\+cu\d{2,3}\b|^.*CUDA used to build PyTorch.*$`)
@@ -230,7 +234,7 @@ var (
 	// absentLineRE is an environment report's line that states an
 	// absence, as collect_env prints it or as a table's row of two cells
 	// ("| ROCM used to build PyTorch | N/A |").
-	absentLineRE = regexp.MustCompile(`(?m)^(?:[^:\n]{1,60}:[ \t]*(?:N/A|None|No CUDA|Could not collect|False)|[ \t]*\|[^|\n]{1,60}\|[ \t]*(?:N/A|None|No CUDA|Could not collect|False)[ \t]*\|)[ \t]*$`)
+	absentLineRE = regexp.MustCompile(`(?m)^(?:[^:\n]{1,60}:[ \t]*` + absentValue + `|[ \t]*\|[^|\n]{1,60}\|[ \t]*` + absentValue + `[ \t]*\|)[ \t]*$`)
 	noCUDARE     = regexp.MustCompile(`Is CUDA available[ \t]*[:|][ \t]*False`)
 	// envSectionTitleRE is the title collect_env's report gives its
 	// section on GPUs, on every machine.

@@ -287,7 +287,7 @@ func flagDefaults(defaults map[string][]string) map[string][]string {
 	}
 	out := make(map[string][]string, len(defaults))
 	for name, values := range defaults {
-		out["--"+strings.ReplaceAll(name, "_", "-")] = values
+		out[normFlag("--"+name)] = values
 	}
 	return out
 }
