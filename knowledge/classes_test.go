@@ -366,6 +366,39 @@ func TestReadingClasses(t *testing.T) {
 			versions: map[string]string{"vllm": "0.9.2"},
 		},
 		{
+			// A Compose service's entrypoint runs with its command after
+			// it (LMCache/LMCache#906: an image of its own, the
+			// entrypoint naming the model, the flags a plain scalar
+			// over several lines).
+			name:     "compose entrypoint with a plain scalar command",
+			body:     "```\n  vllm-lmcache:\n    image: lmcache/vllm-openai:nightly-2025-06-24\n    entrypoint: vllm serve /model/DeepSeek-R1-Distill-Qwen-32B\n    command:\n      --port 8000\n      --tensor-parallel-size 2 \n      --kv-transfer-config '{\"kv_connector\":\"LMCacheConnectorV1\"}'\n```",
+			commands: []string{`vllm serve /model/DeepSeek-R1-Distill-Qwen-32B --kv-transfer-config={"kv_connector":"LMCacheConnectorV1"} --port=8000 --tensor-parallel-size=2`},
+		},
+		{
+			// The entrypoint a flow list of plain words, the command a
+			// list that starts with the model (the Compose files a
+			// Compose-checking project's tests read); the two halves
+			// read apart gave a command "vllm 32768".
+			name:     "compose entrypoint and command as flow lists",
+			body:     "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.9.2\n    entrypoint: [vllm, serve]\n    command: [Qwen/Qwen3-8B, --served-model-name, qwen, --max-model-len, \"32768\"]\n```",
+			commands: []string{"vllm serve Qwen/Qwen3-8B --max-model-len=32768 --served-model-name=qwen"},
+			models:   []string{"Qwen/Qwen3-8B"},
+		},
+		{
+			name:     "compose entrypoint list and command string",
+			body:     "```yaml\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.9.2\n    entrypoint: [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n    command: --model Qwen/Qwen3-8B --max-model-len 32768\n```",
+			commands: []string{"vllm serve --max-model-len=32768 --model=Qwen/Qwen3-8B"},
+		},
+		{
+			// A command that starts inside a quotation after setup steps
+			// ends at its closing quote (opea-project/GenAIComps#336, a
+			// one-line code span; Chinese deployment notes quote
+			// `bash -c "… && vllm serve …"` in sentences).
+			name:     "command inside an open quotation",
+			body:     "Running the CPU image:\n\n```docker run -it --name vllm_service vllm:cpu /bin/bash -c \"cd / && python3 -m vllm.entrypoints.openai.api_server --model Intel/neural-chat-7b-v3-3 --port 80\"```\n\nfails.",
+			commands: []string{"docker run vllm:cpu --name=vllm_service -it", "vllm serve --model=Intel/neural-chat-7b-v3-3 --port=80"},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",
@@ -2661,5 +2694,30 @@ func TestMergeShortNames(t *testing.T) {
 	want := []GPU{{Name: "AMD Instinct MI300X", Count: 8, MemoryGiB: 192}, {Name: "A10"}, {Name: "A100"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestComposeEntrypointsBounded: a Compose file built to expand aliases
+// exponentially ("billion laughs") is refused or read without expanding
+// them, and a block past maxComposeBytes is not parsed at all.
+func TestComposeEntrypointsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [vllm, serve]\n")
+	for i := 1; i < 30; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("svc:\n  entrypoint: *a29\n  command: [--port, \"8000\"]\n")
+	lists, _ := composeEntrypoints(b.String())
+	for _, l := range lists {
+		if len(l) > 100 {
+			t.Errorf("an alias was expanded into %d words", len(l))
+		}
+	}
+	big := "svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n" + strings.Repeat("# pad\n", maxComposeBytes/6+1)
+	if lists, _ := composeEntrypoints(big); lists != nil {
+		t.Errorf("a block of %d bytes was read: %v", len(big), lists)
+	}
+	if lists, _ := composeEntrypoints("svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n"); len(lists) != 1 {
+		t.Errorf("lists = %v, want one", lists)
 	}
 }

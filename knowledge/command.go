@@ -710,7 +710,7 @@ func quotedTail(l string, i int) string {
 		}
 		return l[i:]
 	}
-	if !strings.HasSuffix(before, `"`) && !strings.HasSuffix(before, "“") {
+	if !strings.HasSuffix(before, `"`) && !strings.HasSuffix(before, "“") && !openQuote(before) {
 		return l[i:]
 	}
 	single := false
@@ -723,6 +723,31 @@ func quotedTail(l string, i int) string {
 		}
 	}
 	return l[i:]
+}
+
+// openQuote reports whether s leaves a double quotation open: a command
+// that starts inside one runs to its closing quote, wherever in the
+// quotation it starts (`bash -c "cd / && python3 -m
+// vllm.entrypoints.openai.api_server --port 80"` in a sentence,
+// opea-project/GenAIComps#336; `bash -c "source env.sh && vllm serve …"`
+// in Chinese deployment notes). Double quotes inside single quotes (a
+// JSON value) do not count.
+func openQuote(s string) bool {
+	open, single := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'' && !open:
+			single = !single
+		case single:
+		case r == '"':
+			open = !open
+		case r == '“':
+			open = true
+		case r == '”':
+			open = false
+		}
+	}
+	return open
 }
 
 var spanContinuationRE = regexp.MustCompile(`\\[ \t]+`)

@@ -629,10 +629,15 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	for _, c := range charts {
 		out = append(out, c.words)
 	}
+	services, serviceKeys := composeEntrypoints(block)
+	out = append(out, services...)
 	shell := false // the list before was a shell's "-c" without its script
 	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
 		if inChart(loc[0]) {
 			continue // the chart's arguments, read with its entry
+		}
+		if serviceKeys[strings.Count(block[:loc[1]], "\n")] {
+			continue // a service's entrypoint or command, read together
 		}
 		image := imageAt(loc[0])
 		rest := block[loc[1]:]
@@ -680,7 +685,7 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	}
 	offset := 0 // of lines[i] in block
 	for i := 0; i < len(lines); offset, i = offset+len(lines[i])+1, i+1 {
-		if inChart(offset) {
+		if inChart(offset) || serviceKeys[i] {
 			continue
 		}
 		if m := yamlScalarKeyRE.FindStringSubmatch(lines[i]); m != nil && (m[2] != "" || m[3] != "" || blockScalarLines(m, lines[i+1:]) > 0) {

@@ -289,3 +289,25 @@ func FuzzIssueEntry(f *testing.F) {
 		}
 	})
 }
+
+// FuzzComposeEntrypoints: a block read as a Compose file gives lists
+// with words and key lines inside the block, whatever the block holds.
+func FuzzComposeEntrypoints(f *testing.F) {
+	f.Add("services:\n  vllm:\n    entrypoint: [vllm, serve]\n    command: [m, --port, \"8000\"]\n")
+	f.Add("  s:\n    entrypoint: vllm serve /m\n    command:\n      --port 8000\n      --tensor-parallel-size 2\n")
+	f.Add("a: &a [entrypoint, *a]\nentrypoint: *a\ncommand: {x: 1}\n")
+	f.Fuzz(func(t *testing.T, block string) {
+		lists, keys := composeEntrypoints(block)
+		lines := strings.Count(block, "\n") + 1
+		for _, l := range lists {
+			if len(l) == 0 {
+				t.Errorf("empty list from %q", block)
+			}
+		}
+		for k := range keys {
+			if k < 0 || k >= lines {
+				t.Errorf("key line %d outside the block's %d lines", k, lines)
+			}
+		}
+	})
+}
