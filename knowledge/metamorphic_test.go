@@ -86,6 +86,10 @@ var tracebackHeadRE = regexp.MustCompile(`(?m)^([ \t]*)(Traceback \(most recent 
 // registry before it, for the registry-mirror perturbation.
 var hubImageRE = regexp.MustCompile(`(^|[^\w./-])(vllm/vllm-openai)`)
 
+// composableRE is a command line a Compose service can run: vllm serve,
+// or the API server's module run by Python.
+var composableRE = regexp.MustCompile(`^(?:vllm serve|python3? -m vllm\.entrypoints\.openai\.api_server) `)
+
 var mdFenceRE = regexp.MustCompile("(?m)^```[^\\n]*\\n((?s:.*?))^```[ \\t]*$")
 
 // perturbations rewrite a Markdown post without changing what it says.
@@ -347,6 +351,73 @@ var perturbations = []struct {
 				i = end
 			}
 			return strings.Join(lines, "\n")
+		})
+	}},
+	// Each fenced vllm serve or API-server command written as a Compose
+	// service that runs it: "vllm serve" (or "python3 -m <module>") as
+	// the entrypoint and the rest as the command, in the forms Compose
+	// files take (LMCache/LMCache#906; a Compose-checking project's
+	// tests): a flow list of plain words over a block list, or a scalar
+	// over a flow list of quoted ones. What the fence held before and
+	// after the command stays in fences of its own.
+	{"compose-service", func(s string) string {
+		n := 0
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			inner := lines[1 : len(lines)-1]
+			// The command: the fence's first vllm serve line and the lines
+			// its backslashes continue it over; what comes before it and
+			// after it (its log) stays in fences of their own.
+			start := slices.IndexFunc(inner, func(l string) bool { return composableRE.MatchString(strings.TrimSpace(l)) })
+			if start < 0 || start > 0 && strings.HasSuffix(strings.TrimSpace(inner[start-1]), "\\") {
+				return block
+			}
+			var text string
+			end := start
+			for more := true; more && end < len(inner); end++ {
+				var body string
+				body, more = strings.CutSuffix(strings.TrimSpace(inner[end]), "\\")
+				text += " " + body
+			}
+			if end < len(inner) && wrapTailRE.MatchString(inner[end]) {
+				return block // a line a terminal wrapped: not one command
+			}
+			words := strings.Fields(text)
+			// The entrypoint: "vllm serve" or "python3 -m <module>".
+			k := 2
+			if words[0] != "vllm" {
+				k = 3
+			}
+			if len(words) <= k || strings.ContainsAny(text, "\\'\"`$#|&;<>(){}[]*") {
+				return block
+			}
+			n++
+			var b strings.Builder
+			if start > 0 {
+				b.WriteString(lines[0] + "\n" + strings.Join(inner[:start], "\n") + "\n```\n\n")
+			}
+			// An image of another project's that runs vLLM
+			// (LMCache/LMCache#906), whose entrypoint no pack knows: the
+			// service's own entrypoint says what runs.
+			b.WriteString("```yaml\nservices:\n  vllm:\n    image: lmcache/vllm-openai:latest\n")
+			quoted := make([]string, 0, len(words)-k)
+			for _, w := range words[k:] {
+				q, _ := json.Marshal(w)
+				quoted = append(quoted, string(q))
+			}
+			if n%2 == 1 {
+				fmt.Fprintf(&b, "    entrypoint: [%s]\n    command:\n", strings.Join(words[:k], ", "))
+				for _, q := range quoted {
+					fmt.Fprintf(&b, "      - %s\n", q)
+				}
+			} else {
+				fmt.Fprintf(&b, "    entrypoint: %s\n    command: [%s]\n", strings.Join(words[:k], " "), strings.Join(quoted, ", "))
+			}
+			b.WriteString("```")
+			if rest := inner[end:]; len(rest) > 0 {
+				b.WriteString("\n\n" + lines[0] + "\n" + strings.Join(rest, "\n") + "\n```")
+			}
+			return b.String()
 		})
 	}},
 	// The serving image pulled through a registry mirror, as posts from
