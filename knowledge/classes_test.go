@@ -399,6 +399,33 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"docker run vllm:cpu --name=vllm_service -it", "vllm serve --model=Intel/neural-chat-7b-v3-3 --port=80"},
 		},
 		{
+			// "L40s" names NVIDIA's L40S, as the posts' environment
+			// reports say (vllm-dev C1-029, C3-007, C3-033), while "8
+			// H100s" counts H100s; a count given on a second mention
+			// (the title's "L40S", the body's "(4xl40s)") is kept.
+			name: "L40s is the L40S",
+			body: "I test Llama 8B on 4 L40s GPUs.",
+			gpus: []GPU{{Name: "L40S", Count: 4}},
+		},
+		{
+			name:  "count on a second mention",
+			title: "trtllm-serve freezes with TP > 1 on L40S",
+			body:  "AWS Instance: g6e.12xlarge (4xl40s), and 8 H100s elsewhere",
+			gpus:  []GPU{{Name: "L40S", Count: 4}, {Name: "H100", Count: 8}},
+		},
+		{
+			// collect_env lists each GPU on a line, or one model's
+			// indexes together (vllm-dev C3-007, C1-031, C2-033).
+			name: "GPUs an environment report lists",
+			body: "```text\nGPU models and configuration:\nGPU 0: NVIDIA L40S\nGPU 1: NVIDIA L40S\nGPU 2: NVIDIA L40S\nGPU 3: NVIDIA L40S\n\nNvidia driver version: 550.90.07\n```",
+			gpus: []GPU{{Name: "NVIDIA L40S", Count: 4}},
+		},
+		{
+			name: "GPUs listed by their indexes",
+			body: "```text\nGPU models and configuration:\nGPU 0-3: NVIDIA RTX PRO 6000 Blackwell Server Edition\nGPU 4,5: NVIDIA GeForce RTX 2080 Ti\n```",
+			gpus: []GPU{{Name: "NVIDIA RTX PRO 6000", Count: 4}, {Name: "NVIDIA GeForce RTX 2080 Ti", Count: 2}},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",

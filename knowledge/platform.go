@@ -596,14 +596,21 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 		name := canonicalGeForce(strings.Join(strings.Fields(m[2]), " "))
 		if n := len(name); n > 1 && name[n-1] == 's' && name[n-2] >= '0' && name[n-2] <= '9' {
-			name = name[:n-1] // "8 H100s"
+			// "8 H100s" counts H100s, but "4 L40s GPUs", "(4xl40s)" and
+			// "NVIDIA L40s (48GB VRAM) x 2" name NVIDIA's L40S, as their
+			// environment reports say (vllm-dev C1-029, C3-007, C3-033):
+			// a name whose "s" spells a product is that product.
+			head, last := "", name
+			if i := strings.LastIndexByte(name, ' '); i >= 0 {
+				head, last = name[:i+1], name[i+1:]
+			}
+			if p := s.gpuProduct(last); p != "" {
+				name = head + p
+			} else {
+				name = name[:n-1]
+			}
 		}
 		name = strings.TrimSuffix(name, " (nvgpu)") // collect_env's Jetson GPU: "Orin (nvgpu)"
-		key := strings.ToLower(name)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
 		g := GPU{Name: name}
 		if m[3] != "" {
 			g.MemoryGiB, _ = strconv.ParseFloat(m[3], 64)
@@ -613,10 +620,25 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		} else if m[4] != "" {
 			g.Count, _ = strconv.Atoi(m[4])
 		}
+		key := strings.ToLower(name)
+		if seen[key] {
+			// Named again ("L40S" in the title, "(4xl40s)" in the
+			// body): what the first mention left out, this one may say.
+			i := slices.IndexFunc(out, func(o GPU) bool { return strings.EqualFold(o.Name, name) })
+			if i >= 0 && out[i].Count == 0 {
+				out[i].Count = g.Count
+			}
+			if i >= 0 && out[i].MemoryGiB == 0 {
+				out[i].MemoryGiB = g.MemoryGiB
+			}
+			continue
+		}
+		seen[key] = true
 		out = append(out, g)
 	}
 	out = append(out, bareGeForces(text, out)...)
 	out = mergeShortNames(dropUnnamedTwins(out))
+	countListedGPUs(text, out)
 	for _, e := range errs {
 		if total, ok := e.Numbers["oom_total_gib"]; ok {
 			if len(out) == 0 {
@@ -628,6 +650,69 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		}
 	}
 	return out
+}
+
+// gpuProduct returns the vocabulary's spelling of a GPU product named
+// word in any case ("l40s" → "L40S"), or "".
+func (s *Schema) gpuProduct(word string) string {
+	if s == nil {
+		return ""
+	}
+	for _, words := range s.Vocabulary.Hardware {
+		for _, w := range words {
+			if gpuProductRE.MatchString(w) && strings.EqualFold(w, word) {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// listedGPURE is a line of collect_env's "GPU models and configuration":
+// one GPU a line ("GPU 0: NVIDIA L40S", vllm-dev C3-007), or the same
+// model's indexes together ("GPU 0,1,2: NVIDIA GeForce RTX 2080 Ti",
+// C1-031; "GPU 0-3: NVIDIA RTX PRO 6000 Blackwell Server Edition",
+// C2-033).
+var listedGPURE = regexp.MustCompile(`(?m)^[ \t]*GPU (\d{1,3}(?:(?:-|,[ \t]?)\d{1,3})*): ([^\n]+?)[ \t]*$`)
+
+// countListedGPUs gives each GPU without a count the number an
+// environment report lists of it, when that is more than one.
+func countListedGPUs(text string, gpus []GPU) {
+	if !strings.Contains(text, "GPU ") {
+		return
+	}
+	listed := map[string]int{}
+	for _, m := range listedGPURE.FindAllStringSubmatch(text, 64) {
+		n := 0
+		for _, part := range strings.Split(m[1], ",") {
+			lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+			a, _ := strconv.Atoi(lo)
+			b, _ := strconv.Atoi(hi)
+			if isRange && b > a {
+				n += b - a + 1
+			} else {
+				n++
+			}
+		}
+		listed[strings.ToLower(m[2])] += n
+	}
+	for i := range gpus {
+		if gpus[i].Count != 0 {
+			continue
+		}
+		// The report's full name may go on past the one read
+		// ("NVIDIA RTX PRO 6000 Blackwell Server Edition").
+		name := strings.ToLower(gpus[i].Name)
+		n := 0
+		for l, c := range listed {
+			if l == name || strings.HasPrefix(l, name+" ") {
+				n += c
+			}
+		}
+		if n > 1 {
+			gpus[i].Count = n
+		}
+	}
 }
 
 // withoutAMDCPUs returns text without the names of AMD's processors
