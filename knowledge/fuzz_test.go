@@ -311,3 +311,15 @@ func FuzzComposeEntrypoints(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDocTitle: a page's title is one line, whatever the page holds.
+func FuzzDocTitle(f *testing.F) {
+	f.Add("---\ntitle: Speculative Decoding\n---\n# x\n")
+	f.Add("```\n# comment\n```\nTitle\n=====\n")
+	f.Add("---\ntitle:\n---\n")
+	f.Fuzz(func(t *testing.T, md string) {
+		if title := docTitle(md); strings.ContainsAny(title, "\n") {
+			t.Errorf("title %q spans lines", title)
+		}
+	})
+}

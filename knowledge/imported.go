@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // Issue is an issue as an importer hands it over, whatever its wire
@@ -265,7 +269,13 @@ type Issue struct {
 //     it ("4090*2") or in words ("dual 3090s") is a card; Apptainer's
 //     and Singularity's run of an image from Docker's registry runs it
 //     as docker run does.
-const Reading = 58
+//   - 59: a Compose service's entrypoint runs with its command (flow,
+//     block and scalar forms); a command that starts inside an open
+//     quotation ends at its closing quote; "L40s" is the L40S, a GPU's
+//     count given on a second mention or by collect_env's list is kept;
+//     a docs page is titled by its front matter, else by its first
+//     level-one heading outside code.
+const Reading = 59
 
 // ReadSources returns the Entry.Source values of entries read from a
 // source (IssueEntry, DocEntry, TopicEntry), which Reading applies to.
@@ -455,12 +465,9 @@ var flagMentionRE = regexp.MustCompile(`--[a-z][a-z0-9_-]{2,40}`)
 // DocEntry converts a Markdown documentation page into an Entry. The title
 // is the first heading (or the name); url is where the page is published.
 func DocEntry(id, url, markdownText string) Entry {
-	title := id
-	for _, l := range strings.Split(markdownText, "\n") {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "# "); ok {
-			title = strings.TrimSpace(t)
-			break
-		}
+	title := docTitle(markdownText)
+	if title == "" {
+		title = id
 	}
 	body := markdownText
 	if len(body) > 64<<10 {
@@ -471,6 +478,61 @@ func DocEntry(id, url, markdownText string) Entry {
 		e.Flags = appendUnique(e.Flags, normFlag(f))
 	}
 	return e
+}
+
+// frontMatterRE is a page's YAML front matter, which MkDocs and most
+// static site generators read its title from ("---\ntitle: Speculative
+// Decoding\n---", as vLLM's docs pages open).
+var frontMatterRE = regexp.MustCompile(`\A(?:\xef\xbb\xbf)?---[ \t]*\r?\n((?s:.*?))\r?\n---[ \t]*(?:\r?\n|\z)`)
+
+// frontTitleRE is the front matter's title line.
+var frontTitleRE = regexp.MustCompile(`(?m)^title:[ \t]*(.+?)[ \t]*\r?$`)
+
+// docTitle returns a docs page's title: its front matter's, else its
+// first level-one heading as Markdown parses it (a "# comment" line in a
+// fenced shell or YAML block is code, not a heading: vLLM's speculative
+// decoding page was titled "Modify OpenAI's API key…" and its Kubernetes
+// page "vLLM needs to access the host's shared memory…" from such
+// lines), else "".
+func docTitle(md string) string {
+	if m := frontMatterRE.FindStringSubmatch(md); m != nil {
+		if t := frontTitleRE.FindStringSubmatch(m[1]); t != nil {
+			if v := strings.Trim(t[1], `"'`); v != "" {
+				return v
+			}
+		}
+		md = md[len(m[0]):]
+	}
+	src := []byte(md)
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	title := ""
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if h, ok := n.(*ast.Heading); ok && entering && h.Level == 1 {
+			// A heading over several lines (a setext one, a code span
+			// that wraps) is one line of title.
+			title = strings.Join(strings.Fields(string(headingText(h, src))), " ")
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return title
+}
+
+// headingText is the text of a heading's inline content, without its
+// Markdown (emphasis, code spans' backticks, links' targets).
+func headingText(n ast.Node, src []byte) []byte {
+	var b []byte
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b = append(b, t.Segment.Value(src)...)
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b = append(b, ' ')
+			}
+			continue
+		}
+		b = append(b, headingText(c, src)...)
+	}
+	return b
 }
 
 func appendUnique(list []string, items ...string) []string {
