@@ -426,6 +426,14 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "NVIDIA RTX PRO 6000", Count: 4}, {Name: "NVIDIA GeForce RTX 2080 Ti", Count: 2}},
 		},
 		{
+			// An error quoted in a backtick span whose message holds an
+			// apostrophe is read whole, once (a KServe post; vllm-dev
+			// B075's feature request quotes the same error so).
+			name:   "error in a span with an apostrophe",
+			body:   "The pod crashes with `ValueError: The model's max seq len (8192) is larger than the maximum number of tokens that can be stored in KV cache (5472).`",
+			errors: []string{"ValueError: The model's max seq len (8192) is larger than the maximum number of tokens that can be stored in KV cache (5472)."},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",

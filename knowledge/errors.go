@@ -17,6 +17,9 @@ var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]+ )?(?:pid|rank)=[^)]*\)
 // optionally followed by ": message".
 var pyExcRE = regexp.MustCompile(`^((?:[A-Za-z_][\w]*\.)*(?:[A-Z][\w]*(?:Error|Exception|Exit|Interrupt|Fault)|AssertionError|StopIteration|KeyboardInterrupt))(?::\s?(.*))?$`)
 
+// quotedErrPat is an exception class and its colon (quotedErrRE).
+const quotedErrPat = `(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): `
+
 var (
 	goPanicRE   = regexp.MustCompile(`^panic: (.+)$`)
 	rustPanicRE = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
@@ -25,7 +28,11 @@ var (
 	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA[ -]error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
 	hipErrRE    = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
 	ncclErrRE   = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
-	quotedErrRE = regexp.MustCompile(`["“'` + "`" + `]\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): [^"”'` + "`" + `]{3,300})["”'` + "`" + `]`)
+	// quotedErrRE is an error quoted inside a sentence, closed by the
+	// quote that opened it: a backtick's message may hold an apostrophe
+	// ("`ValueError: The model's max seq len …`"), which an error put in
+	// single quotes cannot.
+	quotedErrRE = regexp.MustCompile(`["“]\s*(` + quotedErrPat + `[^"”]{3,300})["”]|'\s*(` + quotedErrPat + `[^']{3,300})'|` + "`" + `\s*(` + quotedErrPat + "[^`]{3,300})`")
 	watchdogRE  = regexp.MustCompile(`(Watchdog caught collective operation timeout|NCCL (?:communicator|operation) .*timed? ?out|collective operation timeout)`)
 	notFoundRE  = regexp.MustCompile(`^(?:(?:ba|z|fi)?sh: )?(?:([\w.-]+): command not found|command not found: ([\w.-]+))$`)
 	fatalPyRE   = regexp.MustCompile(`(?i)^Fatal Python error:\s*(.+)$`)
@@ -98,10 +105,26 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 	for _, e := range inferErrors(lines, set.out, s) {
 		set.add(e)
 	}
+	set.out = withoutCutCopies(set.out)
 	for i := range set.out {
 		set.out[i].Kind = errorKind(set.out[i])
 	}
 	return prioritise(set.out)
+}
+
+// withoutCutCopies drops an error that another of the same class says in
+// full: a copy read up to a quote inside its message ("ValueError: The
+// model" of "`ValueError: The model's max seq len …`") or up to a span's
+// backtick adds no error of its own.
+func withoutCutCopies(errs []ErrorInfo) []ErrorInfo {
+	if len(errs) < 2 {
+		return errs
+	}
+	return slices.DeleteFunc(errs, func(e ErrorInfo) bool {
+		return slices.ContainsFunc(errs, func(o ErrorInfo) bool {
+			return o.Type == e.Type && len(o.Message) > len(e.Message) && strings.HasPrefix(o.Message, e.Message)
+		})
+	})
 }
 
 // titleFirst puts first the error the title names when the body printed
@@ -213,7 +236,7 @@ func errorLines(doc *document) (lines []string, title string) {
 	}
 	for _, l := range doc.prose {
 		for _, m := range quotedErrRE.FindAllStringSubmatch(l, 4) {
-			lines = append(lines, m[1])
+			lines = append(lines, m[1]+m[2]+m[3]) // one group matched
 		}
 	}
 	return lines, title
