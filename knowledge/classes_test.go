@@ -434,6 +434,11 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"ValueError: The model's max seq len (8192) is larger than the maximum number of tokens that can be stored in KV cache (5472)."},
 		},
 		{
+			name:     "open quotation after an apostrophe",
+			body:     "I don't know why: I ran docker run -it img /bin/bash -c \"cd / && python3 -m vllm.entrypoints.openai.api_server --model m/x --port 80\" and it fails",
+			commands: []string{"docker run img -it", "vllm serve --model=m/x --port=80"},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",
@@ -2754,5 +2759,32 @@ func TestComposeEntrypointsBounded(t *testing.T) {
 	}
 	if lists, _ := composeEntrypoints("svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n"); len(lists) != 1 {
 		t.Errorf("lists = %v, want one", lists)
+	}
+}
+
+// TestWithoutCutCopies: an error another of its class says in full is
+// dropped, whatever the order; errors of other classes and messages that
+// only share a start stay.
+func TestWithoutCutCopies(t *testing.T) {
+	errs := []ErrorInfo{
+		{Type: "ValueError", Message: "The model"},
+		{Type: "RuntimeError", Message: "The model"},
+		{Type: "ValueError", Message: "The model's max seq len (8192)"},
+		{Type: "ValueError", Message: "The model's max seq len (4096) differs"},
+		{Type: "RuntimeError", Message: ""},
+		{Type: "RuntimeError", Message: "Engine Core initialization failed"},
+	}
+	var got []string
+	for _, e := range withoutCutCopies(errs) {
+		got = append(got, e.Type+": "+e.Message)
+	}
+	want := []string{
+		"RuntimeError: The model",
+		"ValueError: The model's max seq len (8192)",
+		"ValueError: The model's max seq len (4096) differs",
+		"RuntimeError: Engine Core initialization failed",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("withoutCutCopies = %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -734,9 +735,13 @@ func quotedTail(l string, i int) string {
 // JSON value) do not count.
 func openQuote(s string) bool {
 	open, single := false, false
-	for _, r := range s {
+	prev := ' '
+	for i, r := range s {
+		// An apostrophe between letters ("don't") quotes nothing.
+		apostrophe := r == '\'' && unicode.IsLetter(prev) && i+1 < len(s) && unicode.IsLetter(rune(s[i+1]))
+		prev = r
 		switch {
-		case r == '\'' && !open:
+		case r == '\'' && !open && !apostrophe:
 			single = !single
 		case single:
 		case r == '"':

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -116,15 +117,33 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 // full: a copy read up to a quote inside its message ("ValueError: The
 // model" of "`ValueError: The model's max seq len …`") or up to a span's
 // backtick adds no error of its own.
+//
+// In the order of class then message, a message sorts just before the
+// messages that go on from it, so comparing neighbours finds every cut
+// copy in O(n log n), however many errors a log holds.
 func withoutCutCopies(errs []ErrorInfo) []ErrorInfo {
 	if len(errs) < 2 {
 		return errs
 	}
-	return slices.DeleteFunc(errs, func(e ErrorInfo) bool {
-		return slices.ContainsFunc(errs, func(o ErrorInfo) bool {
-			return o.Type == e.Type && len(o.Message) > len(e.Message) && strings.HasPrefix(o.Message, e.Message)
-		})
+	order := make([]int, len(errs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(errs[a].Type, errs[b].Type), strings.Compare(errs[a].Message, errs[b].Message))
 	})
+	cut := make([]bool, len(errs))
+	for k := 0; k+1 < len(order); k++ {
+		e, next := errs[order[k]], errs[order[k+1]]
+		cut[order[k]] = e.Type == next.Type && len(next.Message) > len(e.Message) && strings.HasPrefix(next.Message, e.Message)
+	}
+	out := errs[:0]
+	for i, e := range errs {
+		if !cut[i] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // titleFirst puts first the error the title names when the body printed
