@@ -439,6 +439,35 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"docker run img -it", "vllm serve --model=m/x --port=80"},
 		},
 		{
+			// A version in brackets after the name, as write-ups and
+			// reports put it (vLLM issues' "using vLLM (v0.16.0) via
+			// Docker", corpus #7179's "vllm(v0.5.3)", Chinese notes'
+			// full-width "vLLM（0.20.1）"), or after a CJK "is".
+			name:     "version in brackets",
+			body:     "I am running Voxtral using vLLM (v0.16.0) via Docker on a single RTX 5090 (CUDA 13.1).",
+			versions: map[string]string{"vllm": "0.16.0"},
+		},
+		{
+			name:     "version in full-width brackets",
+			body:     "在 GB10 上使用 Docker + vLLM（0.20.1）对 Qwen3-30B-A3B-FP8 做基准测试，启动后卡住",
+			versions: map[string]string{"vllm": "0.20.1"},
+		},
+		{
+			name:     "version after a Japanese は",
+			body:     "vLLMは0.10.2を使っています。起動時にエラーになります。",
+			versions: map[string]string{"vllm": "0.10.2"},
+		},
+		{
+			// A model's size in brackets is no beta release.
+			name: "size in brackets is no version",
+			body: "vLLM（0.5B 太小）收益不值",
+			check: func(t *testing.T, f Facts) {
+				if v, ok := f.Versions["vllm"]; ok {
+					t.Errorf("vllm version %q read from a model size", v)
+				}
+			},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",

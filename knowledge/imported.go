@@ -274,7 +274,9 @@ type Issue struct {
 //     quotation ends at its closing quote; "L40s" is the L40S, a GPU's
 //     count given on a second mention or by collect_env's list is kept;
 //     a docs page is titled by its front matter, else by its first
-//     level-one heading outside code.
+//     level-one heading outside code; a quoted error ends at the quote
+//     that opened it, and a copy cut short is dropped; a version is read
+//     in brackets after its package and after a CJK "is".
 const Reading = 59
 
 // ReadSources returns the Entry.Source values of entries read from a

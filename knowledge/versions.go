@@ -128,7 +128,14 @@ func compilePackages(names []string) compiledPackages {
 	// One "=" pins as two do, as conda writes it and titles copy it
 	// ("2080ti 22G * 4, vllm=0.4.0 startup error", vllm-project/vllm#3764;
 	// corpus bodies' "vllm=0.7.3", read there as pins).
-	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*={1,2}\s*|\s*:\s*|\s+is\s+|\s+|-)?` + versionPat + `\b`)
+	//
+	// The version may follow the name in brackets, as write-ups and
+	// reports put it ("using vLLM (v0.16.0) via Docker on a single RTX
+	// 5090", "deploy … using vllm (v0.8.5 and v0.8.5.post1)" in vLLM
+	// issues; "Docker + vLLM（0.20.1）", "vllm（0.2.5）" in Chinese notes,
+	// whose brackets are full-width), or after a CJK "is" ("vllm是0.9.1",
+	// "vLLMは0.10.2を使っています").
+	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*={1,2}\s*|\s*:\s*|\s+is\s+|\s*[(（]\s*|\s*(?:是|为|は)\s*|\s+|-)?` + versionPat + `\b`)
 	return c
 }
 
@@ -531,6 +538,10 @@ var labelledVersions = []struct {
 // 3.12"), which the generic readers leave to them.
 func ownFormPackage(pkg string) bool { return pkg == "cuda" || pkg == "rocm" || pkg == "python" }
 
+// sizeNotVersionRE is a model's parameter count in billions ("0.5B", "1.5b"),
+// which the version pattern would read as a beta release.
+var sizeNotVersionRE = regexp.MustCompile(`^\d+\.\d+[bB]$`)
+
 // prose reads "vllm 0.8.5" in a sentence.
 func (vs *versionSet) prose(l string) {
 	if vs.pk.stated == nil || !vs.pk.mayState(l) {
@@ -540,6 +551,9 @@ func (vs *versionSet) prose(l string) {
 		pkg := strings.ToLower(m[1])
 		if ownFormPackage(pkg) {
 			continue // read above with their own patterns
+		}
+		if sizeNotVersionRE.MatchString(m[2]) {
+			continue // "vLLM（0.5B 太小）": a model's size, not a beta
 		}
 		vs.set(pkg, m[2], tierProse)
 	}
