@@ -86,6 +86,13 @@ var tracebackHeadRE = regexp.MustCompile(`(?m)^([ \t]*)(Traceback \(most recent 
 // registry before it, for the registry-mirror perturbation.
 var hubImageRE = regexp.MustCompile(`(^|[^\w./-])(vllm/vllm-openai)`)
 
+// proseVersionRE is the main package named in a sentence with its
+// version after a space: "vllm 0.8.5", "vLLM v0.10.1.1". The version is
+// followed by a space or the line's end, not by a dot, a comma or
+// more of a word ("vllm 0.8.5." ends a sentence the same, but "vllm
+// 0.5B" is a size).
+var proseVersionRE = regexp.MustCompile(`(^|[\s(])((?i:vllm)) (v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)($|[ \t])`)
+
 // composableRE is a command line a Compose service can run: vllm serve,
 // or the API server's module run by Python.
 var composableRE = regexp.MustCompile(`^(?:vllm serve|python3? -m vllm\.entrypoints\.openai\.api_server) `)
@@ -233,6 +240,28 @@ var perturbations = []struct {
 				return l
 			}
 			return outsideSpans(l, func(t string) string { return boldTokenRE.ReplaceAllString(t, "$1**$2**$3") })
+		})
+	}},
+	// A version stated in a sentence after its package ("vllm 0.8.5",
+	// "vLLM v0.10.1") put in brackets instead, as write-ups and reports
+	// write it ("using vLLM (v0.16.0) via Docker"), full-width on every
+	// other line as Chinese notes do ("vLLM（0.20.1）").
+	{"version-in-brackets", func(s string) string {
+		n := 0
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(strings.TrimSpace(l), ">") {
+				return l
+			}
+			return outsideSpans(l, func(t string) string {
+				return proseVersionRE.ReplaceAllStringFunc(t, func(m string) string {
+					sm := proseVersionRE.FindStringSubmatch(m)
+					n++
+					if n%2 == 0 {
+						return sm[1] + sm[2] + "（" + sm[3] + "）" + sm[4]
+					}
+					return sm[1] + sm[2] + " (" + sm[3] + ")" + sm[4]
+				})
+			})
 		})
 	}},
 	// The program named again before a command written inside a
