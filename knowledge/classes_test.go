@@ -2817,3 +2817,23 @@ func TestWithoutCutCopies(t *testing.T) {
 		t.Errorf("withoutCutCopies = %q, want %q", got, want)
 	}
 }
+
+// TestComposeEntrypoints: which services read as one command line.
+func TestComposeEntrypoints(t *testing.T) {
+	tests := []struct {
+		name, block string
+		want        [][]string
+	}{
+		{"entrypoint and command", "svc:\n  entrypoint: [vllm, serve]\n  command: [m, --port, \"8000\"]\n", [][]string{{"vllm", "serve", "m", "--port", "8000"}}},
+		{"entrypoint with its arguments", "svc:\n  entrypoint: vllm serve m --port 8000\n", [][]string{{"vllm", "serve", "m", "--port", "8000"}}},
+		{"entrypoint naming its program only", "cfg:\n  entrypoint: vllm serve\n  run_command: >-\n    {{model_path}} --port {{port}}\n", nil},
+		{"no entrypoint", "svc:\n  command: [m, --port, \"8000\"]\n", nil},
+		{"not YAML", "svc:\n  entrypoint: [vllm\n serve\n", nil},
+	}
+	for _, tt := range tests {
+		got, _ := composeEntrypoints(tt.block)
+		if !slices.EqualFunc(got, tt.want, slices.Equal) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

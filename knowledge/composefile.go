@@ -52,7 +52,10 @@ func composeEntrypoints(block string) (lists [][]string, keyLines map[int]bool) 
 				if cmd != nil {
 					words = append(words, nodeWords(cmd.value)...)
 				}
-				if len(words) > 0 {
+				// An entrypoint alone that only names its program ("vllm
+				// serve" over GPUStack's run_command:) says nothing of how
+				// it runs; with arguments, or with a command, it does.
+				if cmd != nil && len(words) > 0 || len(words) > 2 {
 					lists = append(lists, words)
 					if keyLines == nil {
 						keyLines = map[int]bool{}
