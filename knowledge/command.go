@@ -728,11 +728,12 @@ func quotedTail(l string, i int) string {
 
 // openQuote reports whether s leaves a double quotation open: a command
 // that starts inside one runs to its closing quote, wherever in the
-// quotation it starts (`bash -c "cd / && python3 -m
-// vllm.entrypoints.openai.api_server --port 80"` in a sentence,
-// opea-project/GenAIComps#336; `bash -c "source env.sh && vllm serve …"`
-// in Chinese deployment notes). Double quotes inside single quotes (a
-// JSON value) do not count.
+// quotation it starts, setup steps before it (`bash -c "cd / && python3
+// -m vllm.entrypoints.openai.api_server --port 80"` in a one-line code
+// span, opea-project/GenAIComps#336; a Chinese Slurm note's "运行命令:
+// bash -c "source …/conda.sh && conda activate env && tool …"" in
+// prose). Double quotes inside single quotes (a JSON value) do not
+// count, nor does an apostrophe between letters open single quotes.
 func openQuote(s string) bool {
 	open, single := false, false
 	prev := ' '
