@@ -468,6 +468,19 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Bold italic around a command's argument in prose, as a
+			// lab sheet and a deployment guide write it; rendered, the
+			// asterisks are gone.
+			name:     "bold italic model in a prose command",
+			body:     "รันคำสั่ง  \nvllm serve ***Qwen/Qwen3-4B-Instruct***\n\nตรวจสอบโมเดล",
+			commands: []string{"vllm serve Qwen/Qwen3-4B-Instruct"},
+		},
+		{
+			name:     "bold italic part of a path",
+			body:     "脚本文件内容如下：\n\npython -m vllm.entrypoints.openai.api_server \\\n--model ***/path/to***/Qwen3-8B \\\n--port 8000",
+			commands: []string{"vllm serve --model=/path/to/Qwen3-8B --port=8000"},
+		},
+		{
 			// A bare GeForce number with its count after it, as Chinese
 			// notes write their hardware, or counted in words.
 			name:     "GeForce counted after its number",

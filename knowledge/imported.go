@@ -276,7 +276,8 @@ type Issue struct {
 //     a docs page is titled by its front matter, else by its first
 //     level-one heading outside code; a quoted error ends at the quote
 //     that opened it, and a copy cut short is dropped; a version is read
-//     in brackets after its package and after a CJK "is".
+//     in brackets after its package and after a CJK "is"; bold italic
+//     (***x***) in a prose line is rendered text, as bold was.
 const Reading = 59
 
 // ReadSources returns the Entry.Source values of entries read from a

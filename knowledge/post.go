@@ -566,10 +566,13 @@ func unimage(l string) string {
 	return imageRE.ReplaceAllString(l, " ")
 }
 
-// strongRE is a word or run of words set in bold (**x**) in a prose
-// line, between spaces, brackets or punctuation. The underscore form is
-// left alone: "in __init__" ends many an unfenced traceback line.
-var strongRE = regexp.MustCompile(`(^|[\s(\[])\*\*([^\s*](?:[^*\n]*?[^\s*])?)\*\*($|[\s)\].,:;!?])`)
+// strongRE is a word or run of words set in bold (**x**) or bold italic
+// (***x***) in a prose line, between spaces, brackets or punctuation, or
+// before the rest of a path ("--model ***/path/to***/Qwen3-8B" in a
+// Chinese deployment guide; "vllm serve ***Qwen/Qwen3-4B-Instruct***" in
+// a Thai lab sheet). The underscore form is left alone: "in __init__"
+// ends many an unfenced traceback line.
+var strongRE = regexp.MustCompile(`(^|[\s(\[])\*\*\*?([^\s*](?:[^*\n]*?[^\s*])?)\*\*\*?($|[\s)\].,:;!?/])`)
 
 // unstrong removes bold markers from a prose line, as rendering does:
 // "vllm serve **Qwen/Qwen3-8B** --max-model-len 4096" states the same
