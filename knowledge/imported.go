@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
@@ -507,7 +506,7 @@ func docTitle(md string) string {
 		md = md[len(m[0]):]
 	}
 	src := []byte(md)
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := markdown.Parser().Parse(text.NewReader(src)) // the parser posts are read with (post.go)
 	title := ""
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if h, ok := n.(*ast.Heading); ok && entering && h.Level == 1 {
