@@ -660,10 +660,20 @@ func aboutMemory(f *Facts) bool {
 // adviceFor collects what to try from the cited entries, best entry
 // first: deduplicated, without advice that does not apply to the post's
 // version or platform (see adviceApplies), at most maxAdvice items.
+//
+// Two lines are the same advice when their words are, or when they come
+// from different entries and name the same options: an issue's "Restart
+// the server with `--enable-auto-tool-choice --tool-call-parser
+// <parser>`" and the tool-calling page's "Start the server with both
+// `--enable-auto-tool-choice` and the `--tool-call-parser` listed for
+// your model family" tell the poster one thing twice. The better
+// entry's line stays. Lines of one entry are its author's choice and
+// all stay.
 func adviceFor(f *Facts, cited []Match) []string {
 	cmd := packageCommand(f)
 	var items []string
 	seen := map[string]bool{}
+	optionsFrom := map[string]string{} // adviceOptions key → the entry that said it
 	for _, m := range cited {
 		for _, a := range m.Entry.Advice {
 			cond, text := splitAdviceCondition(strings.TrimSpace(a))
@@ -671,7 +681,14 @@ func adviceFor(f *Facts, cited []Match) []string {
 			if text == "" || seen[key] || !adviceApplies(f, cmd, cond, text) {
 				continue
 			}
+			opts := adviceOptions(text)
+			if by, ok := optionsFrom[opts]; ok && opts != "" && by != m.Entry.ID {
+				continue
+			}
 			seen[key] = true
+			if _, ok := optionsFrom[opts]; !ok {
+				optionsFrom[opts] = m.Entry.ID
+			}
 			if m.Entry.Trusted() {
 				items = append(items, safeProse(text))
 			} else {
@@ -683,6 +700,22 @@ func adviceFor(f *Facts, cited []Match) []string {
 		}
 	}
 	return items
+}
+
+// adviceOptions is the sorted set of options ("--flag" words) an advice
+// line names in its code spans, one string; "" when it names none.
+func adviceOptions(text string) string {
+	var opts []string
+	for _, span := range adviceFlagRE.FindAllString(text, -1) {
+		for _, w := range strings.Fields(strings.Trim(span, "`")) {
+			k, _, _ := strings.Cut(w, "=")
+			if strings.HasPrefix(k, "--") && len(k) > 2 && !isNumber(k) {
+				opts = append(opts, normFlag(k))
+			}
+		}
+	}
+	slices.Sort(opts)
+	return strings.Join(slices.Compact(opts), " ")
 }
 
 // adviceCondRE matches the condition a pack may put before an advice

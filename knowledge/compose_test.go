@@ -111,6 +111,45 @@ func TestComposeLeavesOutAdviceThatDoesNotApply(t *testing.T) {
 	}
 }
 
+// TestComposeSaysAdviceOnce: a line of a later entry that names the
+// same options as one already listed is the same advice in other words
+// (vllm#9986's "Restart the server with `--enable-auto-tool-choice
+// --tool-call-parser …`" and the tool-calling page's "Start the server
+// with both …"; vllm#2418's and vllm#2248's "raise
+// `--gpu-memory-utilization`"), and goes. Lines of one entry all stay,
+// as do lines naming other options or none.
+func TestComposeSaysAdviceOnce(t *testing.T) {
+	t.Parallel()
+	issue := Match{ID: "a", Entry: Entry{ID: "a", Source: "pack:vllm", Advice: []string{
+		"Restart the server with `--enable-auto-tool-choice --tool-call-parser <parser>`.",
+		"Pass `--tool-call-parser=hermes` for Qwen models.",
+	}}}
+	page := Match{ID: "b", Entry: Entry{ID: "b", Source: "pack:vllm", Advice: []string{
+		"Start the server with both `--enable-auto-tool-choice` and the `--tool-call-parser` listed for your model family.",
+		"Check that the chat template renders tools.",
+		"Use `--chat-template` with a template that renders tools.",
+	}}}
+	got := adviceFor(&Facts{}, []Match{issue, page})
+	want := []string{
+		"Restart the server with `--enable-auto-tool-choice --tool-call-parser <parser>`.",
+		"Pass `--tool-call-parser=hermes` for Qwen models.",
+		"Check that the chat template renders tools.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("advice = %q, want %q", got, want)
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"Restart with `--enable-auto-tool-choice --tool-call-parser <parser>`.", "--enable-auto-tool-choice --tool-call-parser"},
+		{"Set `--max-model-len=4096` and `--max_num_seqs 8`.", "--max-model-len --max-num-seqs"},
+		{"Lower `--max-model-len`; `--max-model-len 2048` often fits.", "--max-model-len"},
+		{"Check the chat template; set `VLLM_USE_V1=0`; pass `-tp 2`.", ""},
+	} {
+		if got := adviceOptions(tt.text); got != tt.want {
+			t.Errorf("adviceOptions(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
 // TestComposeWorksOutTheWeights: an out-of-memory post's reply says what
 // the model's weights take on each GPU, from the size its name states,
 // its dtype or quantization and the GPUs it is split over, against the
