@@ -122,10 +122,10 @@ func diagnosis(f *Facts, cited []Match) string {
 	if what := whatFailed(f); what != "" {
 		subject = code(what)
 		if len(f.Models) > 0 {
-			subject += " with " + code(f.Models[0])
+			subject += " with " + code(modelShown(f.Models[0]))
 		}
 	} else if len(f.Models) > 0 {
-		subject = "Serving " + code(f.Models[0])
+		subject = "Serving " + code(modelShown(f.Models[0]))
 	}
 	b.WriteString(subject)
 	var env []string
@@ -203,6 +203,32 @@ func entryProse(e Entry, text string) string {
 	return inert(truncate(text, 300))
 }
 
+// modelShownMax is how long a model's local path may be before the reply
+// names it by its last two elements: a reader knows their own path, and
+// a code span cut at its end (code's bound, 120) would misquote it. At 60,
+// 6 of the 54 local paths the corpus' issues serve are shortened; hub ids
+// (one slash, the longest 63 characters) are never.
+const modelShownMax = 60
+
+// modelShown is the model as the opening sentence names it: as written,
+// or a long local path by its last two elements ("…/qwen2.5-3b-ndp-402-
+// wtemplate/checkpoint-14676" for vllm-dev C3-002's 119-character
+// checkpoint path; B044's and C2-010's data directories).
+func modelShown(m string) string {
+	if utf8.RuneCountInString(m) <= modelShownMax || !strings.Contains(m, "/") {
+		return m
+	}
+	parts := strings.Split(strings.TrimRight(m, "/"), "/")
+	if len(parts) < 3 {
+		return m
+	}
+	tail := strings.Join(parts[len(parts)-2:], "/")
+	if utf8.RuneCountInString(tail) > modelShownMax {
+		return m
+	}
+	return "…/" + tail
+}
+
 // errorPhrase says how a post fails in words: the exception class Python
 // printed, or, for an error printed without one, what kind it is (never
 // Herald's internal category names).
@@ -231,6 +257,12 @@ func errorPhrase(e ErrorInfo) string {
 		return "dies with a fatal Python error"
 	case "usage-error":
 		return "refuses its command line (" + code(e.Message) + ")"
+	case "api-error":
+		// The server's error object relayed by a client without its
+		// class (vllm-dev C2-003's Home Assistant log).
+		return "gets an error back from the server (" + code(e.Message) + ")"
+	case "pip-error":
+		return "fails to install (" + code(e.Message) + ")"
 	}
 	return "fails with " + code(e.Type)
 }

@@ -505,3 +505,44 @@ func TestIsSupportQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorPhraseNamesNoKind: an error printed without an exception class
+// is said in words, never by Herald's name for its kind ("fails with
+// `api-error`" was vllm-dev C2-003's opening line).
+func TestErrorPhraseNamesNoKind(t *testing.T) {
+	t.Parallel()
+	kinds := []string{"nccl-timeout", "nccl-error", "cuda-error", "hip-error", "signal", "panic", "rust-panic",
+		"command-not-found", "fatal-python-error", "usage-error", "api-error", "pip-error"}
+	for _, k := range kinds {
+		got := errorPhrase(ErrorInfo{Type: k, Message: "some message"})
+		if strings.Contains(got, "`"+k+"`") || strings.Contains(k, "-") && strings.Contains(got, k) {
+			t.Errorf("errorPhrase(%s) = %q: names the kind", k, got)
+		}
+	}
+	if got, want := errorPhrase(ErrorInfo{Type: "api-error", Message: `"auto" tool choice requires --enable-auto-tool-ch`}),
+		"gets an error back from the server (`\"auto\" tool choice requires --enable-auto-tool-ch`)"; got != want {
+		t.Errorf("api-error: %q, want %q", got, want)
+	}
+	if got := errorPhrase(ErrorInfo{Type: "ValueError", Message: "x"}); got != "fails with `ValueError`" {
+		t.Errorf("a class: %q", got)
+	}
+}
+
+// TestModelShown: a long local path is named by its last two elements;
+// a hub id, a short path and a path whose tail is itself long stay.
+func TestModelShown(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"Qwen/Qwen3-8B", "Qwen/Qwen3-8B"},
+		{"/data/models/Qwen2.5-32B-Instruct", "/data/models/Qwen2.5-32B-Instruct"},
+		{"/mnt/dolphinfs/ssd_pool/docker/user/hadoop-aipnlp/INS/user/ndp/trained_model/qwen2.5-3b-ndp-402-wtemplate/checkpoint-14676",
+			"…/qwen2.5-3b-ndp-402-wtemplate/checkpoint-14676"},
+		{"/data/LLM-project/deepseek-vl2/model/deepseek-ai/deepseek-vl2-tiny/", "…/deepseek-ai/deepseek-vl2-tiny"},
+		{"/a/" + strings.Repeat("x", 70), "/a/" + strings.Repeat("x", 70)},
+		{strings.Repeat("y", 80), strings.Repeat("y", 80)},
+	} {
+		if got := modelShown(tt.in); got != tt.want {
+			t.Errorf("modelShown(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
