@@ -59,6 +59,11 @@ type Report struct {
 	Repeated         []bench.Report
 	RepeatedGaps     []float64
 	RepeatedInSample []bench.Report
+	// AtAllReply is the held-out report decided at the reply threshold
+	// fitted on all cases (bench.CrossValidation.AtAllReply), and
+	// RepeatedAtAllReply the same for every split.
+	AtAllReply         bench.Report
+	RepeatedAtAllReply []bench.Report
 	// PooledReliability is the reliability of every split's held-out
 	// confidences together (bench.PoolBuckets).
 	PooledReliability []bench.Bucket
@@ -92,6 +97,7 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 			rep.CV = r.CrossValidate(o.Folds, o.Seed, o.Fit)
 		}
 		headline = rep.CV.HeldOut
+		rep.AtAllReply = bench.Score(r.Cases, rep.CV.AtAllReply, schema)
 		rep.Columns = append(rep.Columns,
 			Column{name, bench.Score(r.Cases, rep.CV.HeldOut, schema)},
 			Column{"in-sample", bench.Score(r.Cases, rep.CV.InSample, schema)})
@@ -106,6 +112,7 @@ func (r *Run) Measure(ctx context.Context, o Options) (*Report, error) {
 			rep.Repeated = append(rep.Repeated, bench.Score(r.Cases, cv.HeldOut, schema))
 			rep.RepeatedGaps = append(rep.RepeatedGaps, bench.CalibrationGap(rel))
 			rep.RepeatedInSample = append(rep.RepeatedInSample, bench.Score(r.Cases, cv.InSample, schema))
+			rep.RepeatedAtAllReply = append(rep.RepeatedAtAllReply, bench.Score(r.Cases, cv.AtAllReply, schema))
 		}
 		rep.PooledReliability = bench.PoolBuckets(splits)
 	}
@@ -130,6 +137,11 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 		"calibration_gap": bench.CalibrationGap(rep.Reliability)}
 	if rep.Options.Folds > 0 {
 		out["in_sample"] = cols[1].Report
+		atAll := rep.AtAllReply
+		if !perCase {
+			atAll.Cases = nil
+		}
+		out["held_out_at_all_cases_reply"] = atAll
 		out["shipped"] = cols[2].Report
 		out["fold_models"] = rep.CV.Models
 		out["in_sample_model"] = rep.CV.All
@@ -138,6 +150,7 @@ func (rep *Report) JSON(perCase bool) map[string]any {
 		out["repeated_held_out"] = withoutCases(rep.Repeated, perCase)
 		out["repeated_calibration_gaps"] = rep.RepeatedGaps
 		out["repeated_in_sample"] = withoutCases(rep.RepeatedInSample, perCase)
+		out["repeated_at_all_cases_reply"] = withoutCases(rep.RepeatedAtAllReply, perCase)
 		out["pooled_reliability"] = rep.PooledReliability
 		out["pooled_calibration_gap"] = bench.CalibrationGap(rep.PooledReliability)
 	}
@@ -169,6 +182,9 @@ func (rep *Report) WriteText(w io.Writer, perCase bool) error {
 		}
 		fmt.Fprintf(w, "\nfitted per fold for ≤ %.0f%% wrong posts and ≥ %.0f%% useful drafts: reply %s, queue floor %s; on all cases %.3f and %.3f (shipped %.3f)\n",
 			o.Fit.TargetWrong, o.Fit.UsefulDrafts, strings.Join(replies, " "), strings.Join(floors, " "), rep.CV.All.Reply, rep.CV.All.QueueFloor, rep.Shipped.Reply)
+		a := rep.AtAllReply
+		fmt.Fprintf(w, "held out at the reply threshold fitted on all cases (%.3f): support answered %.1f%%, wrong posts %.1f%% (%d/%d)\n",
+			rep.CV.All.Reply, 100-a.SupportSilentPct, a.WrongPostPct, a.WrongPosts, a.Replies)
 		fmt.Fprintln(w, "extraction has no fitted parameters, so its held-out and in-sample figures are the same by construction")
 	}
 	if len(rep.Repeated) > 1 {
@@ -285,6 +301,8 @@ func (rep *Report) writeRepeats(w io.Writer) {
 		{"abstain silent %", func(i int) float64 { r := rep.Repeated[i]; return r.AbstainSilentPct }},
 		{"not-support ignored %", func(i int) float64 { r := rep.Repeated[i]; return r.NotSupportIgnoredPct }},
 		{"in-sample answered %", func(i int) float64 { r := rep.RepeatedInSample[i]; return 100 - r.SupportSilentPct }},
+		{"at all-cases threshold: answered %", func(i int) float64 { r := rep.RepeatedAtAllReply[i]; return 100 - r.SupportSilentPct }},
+		{"at all-cases threshold: wrong %", func(i int) float64 { r := rep.RepeatedAtAllReply[i]; return r.WrongPostPct }},
 		{"in-sample − held-out answered", func(i int) float64 {
 			return rep.Repeated[i].SupportSilentPct - rep.RepeatedInSample[i].SupportSilentPct
 		}},
@@ -294,7 +312,7 @@ func (rep *Report) writeRepeats(w io.Writer) {
 			v := m.get(i)
 			lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
 		}
-		fmt.Fprintf(w, "  %-29s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
+		fmt.Fprintf(w, "  %-34s %5.1f [%5.1f, %5.1f]\n", m.name, sum/float64(len(rep.Repeated)), lo, hi)
 	}
 	writeReliability(w, fmt.Sprintf("reliability of the %d splits' held-out confidences pooled (intervals for one split's average count per bucket)", len(rep.Repeated)), rep.PooledReliability)
 }
