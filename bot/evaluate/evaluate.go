@@ -79,9 +79,10 @@ func (r *Run) CrossValidateBySource(folds int, o bench.FitOptions) bench.CrossVa
 func (r *Run) Summary(cv bench.CrossValidation, folds int) string {
 	h := bench.Score(r.Cases, cv.HeldOut, nil)
 	in := bench.Score(r.Cases, cv.InSample, nil)
-	return fmt.Sprintf("%d cases, %d folds, held-out (in-sample): support posts answered %.1f%% (%.1f%%), wrong posts %.1f%% of %d (%.1f%% of %d), strict hit@1 %.1f (%.1f), lenient hit@3 %.1f (%.1f)",
+	at := bench.Score(r.Cases, cv.AtAllReply, nil)
+	return fmt.Sprintf("%d cases, %d folds, held-out (in-sample): support posts answered %.1f%% (%.1f%%), wrong posts %.1f%% of %d (%.1f%% of %d), strict hit@1 %.1f (%.1f), lenient hit@3 %.1f (%.1f); held out at the reply threshold fitted on all cases (%.3f): answered %.1f%%, wrong posts %.1f%% of %d",
 		len(r.Cases), folds, 100-h.SupportSilentPct, 100-in.SupportSilentPct, h.WrongPostPct, h.Replies, in.WrongPostPct, in.Replies,
-		h.StrictHit1, in.StrictHit1, h.LenientHit3, in.LenientHit3)
+		h.StrictHit1, in.StrictHit1, h.LenientHit3, in.LenientHit3, cv.All.Reply, 100-at.SupportSilentPct, at.WrongPostPct, at.Replies)
 }
 
 // countCategories summarises cases by category: "69 support, 15 abstain".
