@@ -33,8 +33,8 @@ func answered(t *testing.T) *Run {
 }
 
 // answeredCases answers cases against a fresh knowledge base holding the
-// embedded packs.
-func answeredCases(t *testing.T, cases []bench.Case) *Run {
+// embedded packs and what the sources import (importer.Import's).
+func answeredCases(t *testing.T, cases []bench.Case, sources ...importSource) *Run {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
@@ -45,11 +45,22 @@ func answeredCases(t *testing.T, cases []bench.Case) *Run {
 	if err := importer.ImportBuiltins(ctx, db); err != nil {
 		t.Fatal(err)
 	}
+	for _, src := range sources {
+		if _, err := importer.Import(ctx, db, src.path, src.opts, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	run, err := Answer(ctx, db, cases)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return run
+}
+
+// importSource is a file or folder importer.Import reads.
+type importSource struct {
+	path string
+	opts importer.Options
 }
 
 // TestMeasureScoresBesideTheBaseline: the report has the shipped column
@@ -216,25 +227,8 @@ func TestShippedThresholdHoldsOnHeldOutPosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := importer.ImportBuiltins(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := importer.Import(ctx, db, corpus, importer.Options{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := importer.Import(ctx, db, docs, importer.Options{DocsBaseURL: "https://docs.vllm.ai/en/latest"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	run, err := Answer(ctx, db, cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := answeredCases(t, cases, importSource{path: corpus},
+		importSource{path: docs, opts: importer.Options{DocsBaseURL: "https://docs.vllm.ai/en/latest"}})
 	o := bench.DefaultFitOptions()
 	cv := run.CrossValidate(5, 1, o)
 	at := bench.Score(run.Cases, cv.AtAllReply, run.Answerer.Schema())
