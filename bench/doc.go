@@ -3,7 +3,12 @@
 // for a plain BM25 baseline alike), builds the confidence reliability
 // table, scores SemEval-2016 Task 3 subtask B rankings exactly as the
 // official scorer does, and generates realistic knowledge bases for speed
-// runs.
+// runs. It also fits Herald's model on labelled predictions (FitModel) and
+// cross-validates it (CrossValidate). Invariant of the fit: nothing that
+// decides a post is chosen on a figure the post itself went into: the
+// calibration is fitted on out-of-fold scores, and the thresholds on
+// confidences whose weights, calibration and recalibration were all
+// fitted without the post.
 //
 // The package is pure: callers run the engine and hand in its results, so
 // every metric here is tested on hand-checked toy inputs.
