@@ -4,11 +4,11 @@
 // table, scores SemEval-2016 Task 3 subtask B rankings exactly as the
 // official scorer does, and generates realistic knowledge bases for speed
 // runs. It also fits Herald's model on labelled predictions (FitModel) and
-// cross-validates it (CrossValidate). Invariant of the fit: nothing that
-// decides a post is chosen on a figure the post itself went into: the
-// calibration is fitted on out-of-fold scores, and the thresholds on
+// cross-validates it (CrossValidate). Invariants of the fit: the
+// calibration is fitted on out-of-fold scores (each post scored by
+// weights fitted without it), and the thresholds are chosen on
 // confidences whose weights, calibration and recalibration were all
-// fitted without the post.
+// fitted without the post they are read off.
 //
 // The package is pure: callers run the engine and hand in its results, so
 // every metric here is tested on hand-checked toy inputs.
