@@ -118,19 +118,18 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 	model.Calibration, model.TextCalibration, sample = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
 	model.Recalibration = recalibrate(preds, foldOf, model.Calibration, model.TextCalibration, nil)
 	// The thresholds are chosen on confidences no part of which was
-	// fitted on the post (crossFitted).
-	// Chosen on the confidences the final calibration and recalibration
-	// give the same posts, the threshold fitted itself to them: an
-	// isotonic recalibration maps each run of its sample to the run's own
-	// hit rate, and the lowest threshold that keeps that sample under the
-	// target sat just above its first wrong post. On the 95 vllm-dev posts
-	// that put the reply threshold at 0.550, where the held-out posts of
-	// cross-validation at 0.55 to 0.6 were right 44% of the time (pooled
-	// over ten splits) and the folds' own thresholds were 0.66 to 0.85.
-	// One split's cross-fitted confidences still left the threshold to
-	// the split: with the corpus and docs, inner seeds 1 to 6 gave 0.59 to
-	// 0.87 (and queue floors of 0.02 to 0.63); each threshold is the
-	// median of innerRepeats splits' (see innerSeed).
+	// fitted on the post (crossFitted). They used to be chosen on the
+	// confidences the final calibration and recalibration give the same
+	// posts, and fitted themselves to them: an isotonic recalibration maps
+	// each run of its sample to the run's own hit rate, and the lowest
+	// threshold that keeps that sample under the target sat just above
+	// its first wrong post. On the 95 vllm-dev posts that put the reply
+	// threshold at 0.550, where the held-out posts of cross-validation at
+	// 0.55 to 0.6 were right 44% of the time (pooled over ten splits) and
+	// the folds' own thresholds were 0.66 to 0.85. One split's
+	// cross-fitted confidences still left the threshold to the split, so
+	// each threshold is the median of innerRepeats splits' (see
+	// innerSeed).
 	repeats := [][]Prediction{crossFitted(preds, inner, foldOf)}
 	for r := 1; r < innerRepeats; r++ {
 		split := Folds(cases, innerFolds, innerSeed+uint64(r))
