@@ -48,6 +48,12 @@ func (c Case) lenient() []string {
 	return append(append([]string(nil), c.Answers...), c.TopicMatch...)
 }
 
+// accepts reports whether staff would accept entry id as the answer to
+// the case: a support post's answer or topic match.
+func (c Case) accepts(id string) bool {
+	return c.Category == Support && (slices.Contains(c.Answers, id) || slices.Contains(c.TopicMatch, id))
+}
+
 // FitOptions are the targets a model is fitted for.
 type FitOptions struct {
 	// L2 is the ridge on the feature weights, pulling them towards Prior
@@ -62,6 +68,10 @@ type FitOptions struct {
 	// candidates (knowledge.FitRankWeights) instead of a pointwise
 	// logistic regression.
 	Listwise bool
+	// InnerSeed seeds the first of the inner splits the thresholds are
+	// chosen on (0: innerSeed); the others follow it. Refitting with other
+	// seeds shows how steady the thresholds are on the posts at hand.
+	InnerSeed uint64
 }
 
 // DefaultFitOptions: the hand-set weights as the prior with a ridge of 5
@@ -112,7 +122,11 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 	// Out-of-fold scores: each post scored by weights fitted without it.
 	// The calibration is fitted on them, so that a confidence means what
 	// it says on posts the weights did not see.
-	inner := Folds(cases, innerFolds, innerSeed)
+	seed := o.InnerSeed
+	if seed == 0 {
+		seed = innerSeed
+	}
+	inner := Folds(cases, innerFolds, seed)
 	foldOf := innerModels(preds, inner, o)
 	var sample OutcomeError
 	model.Calibration, model.TextCalibration, sample = calibrate(preds, func(i int) *knowledge.Model { return foldOf[i] })
@@ -132,7 +146,7 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 	// innerSeed).
 	repeats := [][]Prediction{crossFitted(preds, inner, foldOf)}
 	for r := 1; r < innerRepeats; r++ {
-		split := Folds(cases, innerFolds, innerSeed+uint64(r))
+		split := Folds(cases, innerFolds, seed+uint64(r))
 		repeats = append(repeats, crossFitted(preds, split, innerModels(preds, split, o)))
 	}
 	replies := make([]float64, len(repeats))
@@ -154,11 +168,12 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 // (fitModel). With the corpus and docs, the reply threshold fitted on all
 // 95 vllm-dev posts from one split was 0.59 to 0.87 over inner seeds 1 to
 // 6; the median of five splits starting at seeds 17, 1, 7, 30, 50 and 90
-// was 0.79 to 0.87 (the pack alone's 0.90 to 0.96, queue floors 0.01 to
-// 0.04). Choosing on the five splits' confidences pooled was as steady
-// with the corpus (0.83 to 0.86) but not with the pack alone (0.85 to
-// 1.00), and with ten splits pooled one start gave 0.63: the lowest
-// threshold under the target can sit in a dip of the pooled curve. Five
+// (`herald kb fit … --inner-seed N`) was 0.79 to 0.87 (the pack alone's
+// 0.90 to 0.96, queue floors 0.01 to 0.04). Choosing on the five splits'
+// confidences pooled was as steady with the corpus (0.83 to 0.86) but not
+// with the pack alone (0.85 to 1.00), and with ten splits pooled one
+// start gave 0.63: the lowest threshold under the target can sit in a
+// dip of the pooled curve (builds of those variants, not kept). Five
 // splits make `kb fit` on 95 posts take about three seconds.
 const (
 	innerSeed    = 17
@@ -240,7 +255,7 @@ func recalibrate(preds []Prediction, foldOf []*knowledge.Model, c knowledge.Cali
 			continue
 		}
 		ps = append(ps, ms[0].Confidence)
-		right = append(right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
+		right = append(right, p.Case.accepts(ms[0].ID))
 	}
 	return knowledge.FitRecalibration(ps, right)
 }
@@ -252,9 +267,8 @@ func fitScoring(preds []Prediction, o FitOptions) *knowledge.Model {
 		if !answerable(p) {
 			continue
 		}
-		want := p.Case.lenient()
 		for _, m := range p.Matches {
-			ex = append(ex, knowledge.Example{Evidence: m.Evidence, Relevant: p.Case.Category == Support && slices.Contains(want, m.ID), Group: g})
+			ex = append(ex, knowledge.Example{Evidence: m.Evidence, Relevant: p.Case.accepts(m.ID), Group: g})
 		}
 	}
 	model := &knowledge.Model{Version: 1, Reply: 1, Calibration: knowledge.Calibration{Slope: 1}}
@@ -293,7 +307,7 @@ func calibrate(preds []Prediction, scorer func(i int) *knowledge.Model) (knowled
 		s.scores = append(s.scores, ms[0].Score)
 		s.margins = append(s.margins, m.Margins(ms)[0])
 		s.others = append(s.others, ms[0].Evidence[knowledge.OtherEngineEvidence])
-		s.right = append(s.right, p.Case.Category == Support && slices.Contains(p.Case.lenient(), ms[0].ID))
+		s.right = append(s.right, p.Case.accepts(ms[0].ID))
 	}
 	c := structured.fit()
 	accepted := structured.hits() + text.hits()
@@ -527,12 +541,7 @@ func FitQueueFloor(preds []Prediction, m *knowledge.Model, base knowledge.Thresh
 		if len(ms) == 0 || ms[0].Confidence >= reply {
 			continue
 		}
-		useful := false
-		if p.Case.Category == Support {
-			for _, x := range ms[:min(3, len(ms))] {
-				useful = useful || slices.Contains(p.Case.lenient(), x.ID)
-			}
-		}
+		useful := slices.ContainsFunc(ms[:min(3, len(ms))], func(x knowledge.Match) bool { return p.Case.accepts(x.ID) })
 		drafts = append(drafts, draft{ms[0].Confidence, useful})
 	}
 	floor := reply

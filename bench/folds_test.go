@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/heraldbot/herald/knowledge"
@@ -254,5 +256,32 @@ func TestFitCheckedNeedsBothOutcomes(t *testing.T) {
 	}
 	if m, err := FitChecked(posts(5, 5), base, o); m == nil || err != nil {
 		t.Errorf("five of each: model %v, %v", m, err)
+	}
+}
+
+// TestFitModelInnerSeed: InnerSeed 0 is the default inner seed, so a
+// refit with neither gives the model shipped; another seed chooses the
+// thresholds on other inner splits and still fits a model.
+func TestFitModelInnerSeed(t *testing.T) {
+	t.Parallel()
+	var preds []Prediction
+	for i := range 30 {
+		top, score := "a", float64(2+i%9)
+		if i%4 == 0 {
+			top = "b" // a wrong top match
+		}
+		preds = append(preds, pred(fmt.Sprint(i), Support, top, score, "a"))
+	}
+	o := DefaultFitOptions()
+	def := FitModel(preds, knowledge.DefaultThresholds(), o)
+	o.InnerSeed = innerSeed
+	same := FitModel(preds, knowledge.DefaultThresholds(), o)
+	if !reflect.DeepEqual(def, same) {
+		t.Errorf("InnerSeed 0 fitted %+v, InnerSeed %d %+v", def, innerSeed, same)
+	}
+	o.InnerSeed = innerSeed + 100
+	other := FitModel(preds, knowledge.DefaultThresholds(), o)
+	if other.Reply <= 0 || other.Reply > 1.01 || !strings.Contains(other.Method, "5 splits into 5 folds") {
+		t.Errorf("seed %d: reply %v, method %q", o.InnerSeed, other.Reply, other.Method)
 	}
 }

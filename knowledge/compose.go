@@ -215,7 +215,7 @@ const modelShownMax = 60
 // wtemplate/checkpoint-14676" for vllm-dev C3-002's 119-character
 // checkpoint path; B044's and C2-010's data directories).
 func modelShown(m string) string {
-	if utf8.RuneCountInString(m) <= modelShownMax || !strings.Contains(m, "/") {
+	if utf8.RuneCountInString(m) <= modelShownMax {
 		return m
 	}
 	parts := strings.Split(strings.TrimRight(m, "/"), "/")
@@ -714,11 +714,11 @@ func adviceFor(f *Facts, cited []Match) []string {
 				continue
 			}
 			opts := adviceOptions(text)
-			if by, ok := optionsFrom[opts]; ok && opts != "" && by != m.Entry.ID {
+			if by, ok := optionsFrom[opts]; ok && by != m.Entry.ID {
 				continue
 			}
 			seen[key] = true
-			if _, ok := optionsFrom[opts]; !ok {
+			if opts != "" {
 				optionsFrom[opts] = m.Entry.ID
 			}
 			if m.Entry.Trusted() {
@@ -734,20 +734,33 @@ func adviceFor(f *Facts, cited []Match) []string {
 	return items
 }
 
-// adviceOptions is the sorted set of options ("--flag" words) an advice
-// line names in its code spans, one string; "" when it names none.
+// adviceOptions is the sorted set of options an advice line names in its
+// code spans (adviceOptionWords, without their values), one string; ""
+// when it names none.
 func adviceOptions(text string) string {
 	var opts []string
-	for _, span := range adviceFlagRE.FindAllString(text, -1) {
-		for _, w := range strings.Fields(strings.Trim(span, "`")) {
-			k, _, _ := strings.Cut(w, "=")
-			if strings.HasPrefix(k, "--") && len(k) > 2 && !isNumber(k) {
-				opts = append(opts, normFlag(k))
-			}
+	for _, w := range adviceOptionWords(text) {
+		if k, _, _ := strings.Cut(w, "="); len(k) > 2 {
+			opts = append(opts, normFlag(k))
 		}
 	}
 	slices.Sort(opts)
 	return strings.Join(slices.Compact(opts), " ")
+}
+
+// adviceOptionWords returns the words of an advice line's code spans that
+// are options, as written ("--tool-call-parser", "--shm-size=16g"): they
+// start with "--" and are no negative number.
+func adviceOptionWords(text string) []string {
+	var out []string
+	for _, span := range adviceFlagRE.FindAllString(text, -1) {
+		for _, w := range strings.Fields(strings.Trim(span, "`")) {
+			if strings.HasPrefix(w, "--") && !isNumber(w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // adviceCondRE matches the condition a pack may put before an advice
@@ -821,19 +834,13 @@ func alreadyDone(c *Command, text string) bool {
 	if c == nil {
 		return false
 	}
-	named := 0
-	for _, span := range adviceFlagRE.FindAllString(text, -1) {
-		for _, w := range strings.Fields(strings.Trim(span, "`")) {
-			if !strings.HasPrefix(w, "--") || isNumber(w) {
-				continue
-			}
-			named++
-			if v, set := c.Flags[normFlag(w)]; !set || v != "" {
-				return false
-			}
+	words := adviceOptionWords(text)
+	for _, w := range words {
+		if v, set := c.Flags[normFlag(w)]; !set || v != "" {
+			return false
 		}
 	}
-	return named > 0
+	return len(words) > 0
 }
 
 // upgradeRE finds the release an upgrade advice names: "Upgrade to vLLM

@@ -220,8 +220,10 @@ func TestShippedThresholdHoldsOnHeldOutPosts(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipping: %s not available (it sits beside the repository in the dev environment): %v", casesPath, err)
 	}
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("skipping: %s not available: %v", corpus, err)
+	for _, p := range []string{corpus, docs} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("skipping: %s not available: %v", p, err)
+		}
 	}
 	cases, err := bench.ReadCases(bytes.NewReader(data))
 	if err != nil {

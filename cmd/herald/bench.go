@@ -221,6 +221,7 @@ func fitFlags(fs *flag.FlagSet, o *bench.FitOptions) {
 	fs.Float64Var(&o.UsefulDrafts, "useful-drafts", o.UsefulDrafts, "share in percent of queued drafts with a fitting entry the queue floor aims at")
 	fs.Float64Var(&o.L2, "l2", o.L2, "ridge on the feature weights, towards the hand-set prior")
 	fs.BoolVar(&o.Listwise, "listwise", o.Listwise, "fit the weights by a conditional logit over each post's candidates instead of a pointwise logistic regression")
+	fs.Uint64Var(&o.InnerSeed, "inner-seed", o.InnerSeed, "seed of the first inner split the thresholds are chosen on (0: the default); refit with others to see how steady the thresholds are")
 }
 
 func writeJSON(w io.Writer, v any) error {
