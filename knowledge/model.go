@@ -115,7 +115,7 @@ func embeddedModel(name string, b []byte) *Model {
 // pack alone gets the pack's model; a pack with a thousand imported
 // issues the model whose calibration and reply threshold were fitted
 // among such competitors (the pack's model, there, would stay silent on
-// most posts it could answer: README, "Answer quality").
+// most posts it could answer: README, "How a post is answered").
 func DefaultModelFor(kb Composition) *Model {
 	var best *Model
 	bestDist := math.Inf(1)
