@@ -76,6 +76,9 @@ func hostileShapes() map[string]string {
 		"backticks":       strings.Repeat("`a", n/2),
 		"link-refs":       strings.Repeat("[x]: y\n", n/7),
 		"nested-lists":    strings.Repeat("- ", n/2),
+		// Discourse [code] tags: none closed, and nested to the bottom.
+		"bbcode-open":   strings.Repeat("[code]\n", n/7),
+		"bbcode-nested": strings.Repeat("[code]\n", n/16) + strings.Repeat("[/code]\n", n/16),
 		// A command followed by lines that each read as the rest of it
 		// cut by a terminal's wrap (joinTerminalWraps).
 		"wrapped-command": "```\nvllm serve " + strings.Repeat("m", 60) + "\n" + strings.Repeat("x --a\n", n/6) + "```\n",

@@ -360,6 +360,8 @@ func TestExtractHostileInput(t *testing.T) {
 		"many fences":    strings.Repeat("```\n", 50_000),
 		"backtick soup":  strings.Repeat("`", 200_000),
 		"one long token": "--" + strings.Repeat("image-", 150_000),
+		"unclosed code":  strings.Repeat("[code]\n", 40_000),
+		"nested code":    strings.Repeat("[code]\n", 20_000) + strings.Repeat("[/code]\n", 20_000),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f, err := Extract(Post{Body: body}, s)

@@ -323,3 +323,34 @@ func FuzzDocTitle(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDiscourseCode: [code] blocks never panic the reader or cost more
+// than linear time, and the rewrite loses nothing: every line of the
+// post is in the result, but for the tags themselves.
+func FuzzDiscourseCode(f *testing.F) {
+	f.Add("[code]\nvllm serve m\n[/code]")
+	f.Add("[code]x[/code]\n```\n[code]\n```\n[CODE=py]\n[code]\n[/code]\n``\n[/code]")
+	f.Add("[code]\n[code]\n[/code]")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := discourseCode(s)
+		if !strings.Contains(strings.ToLower(s), "[code") {
+			if out != s {
+				t.Fatalf("no tag, but rewritten: %q → %q", s, out)
+			}
+			return
+		}
+		have := map[string]bool{}
+		for _, l := range strings.Split(out, "\n") {
+			have[l] = true
+		}
+		for _, l := range strings.Split(s, "\n") {
+			if have[l] || bbcodeOpenRE.MatchString(l) || bbcodeCloseRE.MatchString(l) {
+				continue
+			}
+			if m := bbcodeInlineRE.FindStringSubmatch(l); m != nil && have[m[1]] {
+				continue
+			}
+			t.Fatalf("line %q lost: %q → %q", l, s, out)
+		}
+	})
+}

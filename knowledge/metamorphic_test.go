@@ -169,6 +169,14 @@ var perturbations = []struct {
 			return b.String()
 		})
 	}},
+	// Fences written as Discourse's [code] BBCode, which it renders as
+	// the same code block (discourseCode).
+	{"bbcode-code", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			body := mdFenceRE.FindStringSubmatch(block)[1]
+			return "[code]\n" + strings.TrimRight(body, "\n") + "\n[/code]"
+		})
+	}},
 	{"fences-removed", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
 			return "\n" + mdFenceRE.FindStringSubmatch(block)[1]

@@ -265,13 +265,13 @@ func unticked(l string) string {
 var markdownEscapeRE = regexp.MustCompile(`\\([_*~\[\]])`)
 
 // postWords returns a post's body as the readers of its raw words (the
-// ranking's, the settings a sentence names) read it: normalised, without
-// its logs' viewer prefixes, and with Markdown-escaped underscores
+// ranking's, the settings a sentence names) read it: normalised, its
+// [code] blocks fenced (discourseCode), without its logs' viewer prefixes, and with Markdown-escaped underscores
 // (unescapeMarkdown) unescaped everywhere, since a literal "\_" in code
 // is rarer than an editor's escape in prose; other escaped punctuation
 // splits words as the punctuation does.
 func postWords(body string) string {
-	return strings.ReplaceAll(withoutViewerPrefixes(normalizeText(body)), `\_`, "_")
+	return strings.ReplaceAll(withoutViewerPrefixes(discourseCode(normalizeText(body))), `\_`, "_")
 }
 
 // withoutViewerPrefixes returns text without the log-viewer prefixes of
@@ -296,6 +296,9 @@ func readPost(p Post) (doc *document, truncated bool) {
 	}
 	body = strings.ReplaceAll(body, "\x00", "")
 	body = normalizeText(body)
+	if p.Format != FormatHTML {
+		body = discourseCode(body)
+	}
 	f := p.Format
 	if f == FormatAuto {
 		f = FormatMarkdown

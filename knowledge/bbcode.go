@@ -1,0 +1,116 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Discourse renders a [code] BBCode block as a fenced code block: its
+// Markdown engine (discourse-markdown-it's bbcode-block.js) registers a
+// "code" rule whose content becomes a fence token, and formatting guides
+// of Discourse forums teach [code] beside ``` to people who come from
+// bulletin boards. A raw post is what Herald reads, so a log or a command
+// wrapped in [code]…[/code] must read as the same log fenced; read as
+// prose, its lines were sentences (of 604 dev posts and corpus issues
+// with a fence, 213 read other facts once their fences were written as
+// [code] blocks: `TestMetamorphic`'s bbcode-code perturbation).
+//
+// The rules are Discourse's: the tag, in any case and with any
+// attributes ("[code=python]", "[CODE lang=sh]"), opens a line indented
+// by at most three spaces; either the same line ends with [/code] after
+// some content (one line of code), or nothing but spaces follows the tag
+// and a line that is [/code] alone closes the block, nested clean
+// [code] lines counting as in brackets; an unclosed tag is text. Lines
+// inside a Markdown fence are code, so a [code] there stays as written.
+// [code] inside a quote or a list item is left as it is.
+var (
+	bbcodeOpenRE   = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\][ \t\r]*$`)
+	bbcodeCloseRE  = regexp.MustCompile(`(?i)^ {0,3}\[/code\][ \t\r]*$`)
+	bbcodeInlineRE = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\](.+)\[/code\][ \t\r]*$`)
+	// fenceMarkRE is a Markdown fence's opening line: its marks and
+	// their run (a backtick fence's info has no backtick).
+	fenceMarkRE = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+)
+
+// discourseCode returns a raw Discourse post with its [code] blocks
+// written as fenced code blocks, each fence longer than any run of
+// backticks its code holds. It runs in time linear in the post.
+func discourseCode(s string) string {
+	if !strings.Contains(strings.ToLower(s), "[code") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	// Each clean opening line's closing line, paired as brackets are:
+	// the first closing line after it at which as many clean openings as
+	// closings lie between, which is Discourse's search for it.
+	closeAt := make([]int, len(lines))
+	var open []int
+	for i, l := range lines {
+		closeAt[i] = -1
+		switch {
+		case bbcodeOpenRE.MatchString(l):
+			open = append(open, i)
+		case bbcodeCloseRE.MatchString(l) && len(open) > 0:
+			closeAt[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	fence, fenceLen := byte(0), 0 // the open Markdown fence's mark and run
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if fence != 0 {
+			t := strings.TrimLeft(l, " ")
+			if run := strings.TrimRight(t, " \t\r"); len(l)-len(t) <= 3 && len(run) >= fenceLen && strings.Trim(run, string(fence)) == "" {
+				fence = 0
+			}
+			b.WriteString(l)
+			continue
+		}
+		if m := fenceMarkRE.FindStringSubmatch(l); m != nil && (m[1][0] == '~' || !strings.Contains(l[len(m[0]):], "`")) {
+			fence, fenceLen = m[1][0], len(m[1])
+			b.WriteString(l)
+			continue
+		}
+		if m := bbcodeInlineRE.FindStringSubmatch(l); m != nil {
+			writeFenced(&b, []string{m[1]})
+			continue
+		}
+		if end := closeAt[i]; end > i {
+			writeFenced(&b, lines[i+1:end])
+			i = end
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// writeFenced writes code as a fenced block whose fence no line of it can
+// close.
+func writeFenced(b *strings.Builder, code []string) {
+	run, longest := 0, 0
+	for _, l := range code {
+		for j := 0; j < len(l); j++ {
+			if l[j] == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+		run = 0
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	b.WriteString(fence)
+	b.WriteByte('\n')
+	for _, l := range code {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence)
+}
