@@ -426,9 +426,26 @@ func (s *Server) notify(userID, typ int, p *Post, from *User) {
 
 var codeRE = regexp.MustCompile(`(?s)<pre>.*?</pre>|<code>.*?</code>|<blockquote>.*?</blockquote>`)
 
-// cook renders raw Markdown to HTML as Discourse does in outline: mentions
-// outside code and quotes become links and are returned.
+// bbcodeBlockRE is a [code] block as Discourse's Markdown engine reads
+// it (discourse-markdown-it's bbcode-block.js): the tag alone on its
+// line, in any case and with any attributes, up to a [/code] alone on a
+// line; Discourse renders its content as a fenced code block. The
+// one-line form and nested tags, which Discourse pairs as brackets, are
+// not modelled.
+var bbcodeBlockRE = regexp.MustCompile("(?ims)^ {0,3}\\[code(?:[^a-z\\]\n][^\\]\n]*)?\\][ \t]*\n(.*?)^ {0,3}\\[/code\\][ \t]*$")
+
+// cook renders raw Markdown to HTML as Discourse does in outline: [code]
+// blocks are code, and mentions outside code and quotes become links and
+// are returned.
 func (s *Server) cook(raw string) (string, []string) {
+	raw = bbcodeBlockRE.ReplaceAllStringFunc(raw, func(block string) string {
+		code := bbcodeBlockRE.FindStringSubmatch(block)[1]
+		fence := "```"
+		for strings.Contains(code, fence) {
+			fence += "`"
+		}
+		return fence + "\n" + code + fence
+	})
 	var buf bytes.Buffer
 	if err := s.md.Convert([]byte(raw), &buf); err != nil {
 		buf.Reset()
