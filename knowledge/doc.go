@@ -33,10 +33,11 @@
 //     hashtags and HTML. ReplyProblems checks a reply for exactly that.
 //   - What a post says, not how it is formatted, decides its answer:
 //     extraction and ranking read normalised text, Discourse's [code]
-//     blocks as the fenced blocks Discourse renders them as, a title
-//     without a help-request template, and GPU names as the hardware
-//     reader spells them; the metamorphic tests hold facts and answers
-//     to it.
+//     blocks as the fenced blocks Discourse renders them as, a line of
+//     code typed on a fence's own line as code rather than a language
+//     hint, a title without a help-request template, and GPU names as
+//     the hardware reader spells them; the metamorphic tests hold facts
+//     and answers to it.
 //   - Every Match carries the named evidence (Evidence) the Model weighs
 //     into its Score, the reasons shown to staff, and a calibrated
 //     Confidence.

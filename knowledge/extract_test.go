@@ -508,3 +508,48 @@ func TestUnstrong(t *testing.T) {
 		}
 	}
 }
+
+// TestGluedCode: a fence's info string is code when it is more than a
+// language hint and its attributes.
+func TestGluedCode(t *testing.T) {
+	t.Parallel()
+	for info, want := range map[string]string{
+		"":                        "",
+		"python":                  "",
+		"c++":                     "",
+		"shell-session":           "",
+		"{r}":                     "",
+		"vllm":                    "", // a word alone is a hint, as Markdown readers take it
+		"shell {linenos=true}":    "",
+		`text title="log.txt"`:    "",
+		"js {1,3-5}":              "",
+		"python .numberLines":     "",
+		`vllm serve "your model"`: `vllm serve "your model"`,
+		"docker run --runtime nvidia --gpus all \\":                    "docker run --runtime nvidia --gpus all \\",
+		"(main) root@C.33754465:/$ vllm serve ./workspace --port 8000": "(main) root@C.33754465:/$ vllm serve ./workspace --port 8000",
+		"$ python -m vllm.entrypoints.openai.api_server":               "$ python -m vllm.entrypoints.openai.api_server",
+		"Traceback (most recent call last):":                           "Traceback (most recent call last):",
+		"export CUDA_VISIBLE_DEVICES=0,1":                              "export CUDA_VISIBLE_DEVICES=0,1",
+		"INFO 04-21 00:33:45 [loggers.py:87] Engine 000":               "INFO 04-21 00:33:45 [loggers.py:87] Engine 000",
+	} {
+		if got := gluedCode(info); got != want {
+			t.Errorf("gluedCode(%q) = %q, want %q", info, got, want)
+		}
+	}
+}
+
+// TestGluedFenceReadsAsCode: the command typed on a fence's opening
+// line is read, in a fence and in a fence a raw HTML block took in.
+func TestGluedFenceReadsAsCode(t *testing.T) {
+	t.Parallel()
+	s := vllmSchema(t)
+	for _, body := range []string{
+		"I start it with:\n```vllm serve Qwen/Qwen3-8B --max-model-len 8192\nValueError: bad\n```\n",
+		"<summary>Log</summary>\n```vllm serve Qwen/Qwen3-8B --max-model-len 8192\nValueError: bad\n```\n",
+	} {
+		f, _ := Extract(Post{Body: body}, s)
+		if len(f.Commands) == 0 || f.Commands[0].Flags["--max-model-len"] != "8192" {
+			t.Errorf("%q: commands %+v", body, f.Commands)
+		}
+	}
+}

@@ -13,6 +13,10 @@ func addPostSeeds(f *testing.F) {
 	for _, p := range testPosts(f) {
 		f.Add(p.body)
 	}
+	// A command glued to a fence's marks, in a fence and inside an HTML
+	// block; Discourse's [code] blocks, one left open.
+	f.Add("```vllm serve m --port 8000\nValueError: x\n```\n<summary>Log</summary>\n```INFO 04-21 [a.py:1] x\n```")
+	f.Add("[code]\nvllm serve m\n[/code]\n[CODE=sh]vllm serve n[/code]\n[code]\n```\n[/code]")
 	// A script's constants passed to an API call, one reassigned.
 	f.Add("```python\nm = \"a/b\"\ntp: int = 2 # x\nm = f(m)\nLLM(model=m, tensor_parallel_size=tp)\n```\nI ran \" vllm serve **a/b** \"")
 	// A command built as a Python string, its fields filled.

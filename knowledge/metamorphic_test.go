@@ -304,6 +304,24 @@ var perturbations = []struct {
 			return "```" + info + "\n" + m[1] + "```"
 		})
 	}},
+	// The first line of a block typed right after the fence marks, as
+	// posters do ("```vllm serve m --port 8000", vllm#32600; gluedCode),
+	// when it is more than one word (a word alone is a language hint to
+	// every Markdown reader) and has no backtick (which would end the
+	// fence's info string and the fence with it).
+	{"fence-glued-first-line", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			head, rest, _ := strings.Cut(block, "\n")
+			if strings.TrimSpace(strings.TrimPrefix(head, "```")) != "" {
+				return block
+			}
+			first, after, ok := strings.Cut(rest, "\n")
+			if !ok || len(strings.Fields(first)) < 2 || strings.Contains(first, "`") || strings.HasPrefix(strings.TrimSpace(first), "~~~") {
+				return block
+			}
+			return "```" + first + "\n" + after
+		})
+	}},
 	// Typographic quotes in sentences, as phones, word processors and
 	// chat apps set them: “CUDA out of memory”, don’t.
 	{"smart-quotes-in-prose", func(s string) string {

@@ -251,7 +251,19 @@ func unescapeMarkdown(l string) string {
 // #2028's "`", a command continued with backslashes, "`"; vllm#17792
 // closes its error so, vllm-dev C2-004); a shell would read it after a
 // continued line as one more argument.
+//
+// A fence's marks read as text (a raw HTML block, "<summary>Log</summary>"
+// right above the fence, takes the fence in as its own lines) with the
+// block's first line glued to them (gluedCode) lose the marks too, so
+// that "```INFO 04-21 … GPU KV cache usage: 0.0%" is the log line it was
+// in the fence.
 func unticked(l string) string {
+	if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "```") {
+		if rest := strings.TrimLeft(t, "`"); !strings.Contains(rest, "`") && gluedCode(rest) != "" {
+			return l[:len(l)-len(t)] + rest
+		}
+		return l
+	}
 	if strings.Count(l, "`") != 1 {
 		return l
 	}
@@ -446,6 +458,41 @@ func markdownPieces(src string) []string {
 
 var fenceOpenRE = regexp.MustCompile("^(?:```+|~~~+)")
 
+// gluedCode returns the line of code a fence's info string holds when the
+// poster typed the block's first line right after the fence marks, and ""
+// when the info string is a language hint, with or without attributes
+// ("python", "shell {linenos=true}", "text title=\"log\""). Markdown
+// readers take the whole line for the hint and show none of it, but the
+// raw post says it all: a command ("```vllm serve \"your model\"" in a
+// project's README, an LMDeploy guide's "```docker run --runtime nvidia
+// --gpus all \", a prompt and command in vllm-project/vllm#32600's
+// "```(main) root@C.33754465:/$ vllm serve ./workspace --port 8000 …"),
+// a log line, a traceback's head. A hint is one word of the characters
+// language names use, then attributes only (lowercase key=value pairs,
+// braces); a single word is read as a hint, as Markdown readers do.
+func gluedCode(info string) string {
+	fields := strings.Fields(info)
+	if len(fields) == 0 {
+		return ""
+	}
+	if !langHintRE.MatchString(fields[0]) {
+		return strings.TrimSpace(info)
+	}
+	for _, f := range fields[1:] {
+		if !hintAttrRE.MatchString(f) {
+			return strings.TrimSpace(info)
+		}
+	}
+	return ""
+}
+
+var (
+	// langHintRE is a fence's language hint: "python", "c++", "shell-session", "{r}".
+	langHintRE = regexp.MustCompile(`^\{?\.?[A-Za-z][\w+#.-]*\}?$`)
+	// hintAttrRE is an attribute after it: `title="a.py"`, `{linenos=true}`, `{1,3-5}`, `.numberLines`.
+	hintAttrRE = regexp.MustCompile(`^(?:[a-z][a-z0-9_-]*=.*|\{.*|.*\}|\.[a-z][\w-]*)$`)
+)
+
 func readMarkdown(src string) *document {
 	doc := &document{}
 	source := []byte(src)
@@ -458,6 +505,12 @@ func readMarkdown(src string) *document {
 		switch n := n.(type) {
 		case *ast.FencedCodeBlock, *ast.CodeBlock:
 			var b strings.Builder
+			if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
+				if code := gluedCode(string(fc.Info.Segment.Value(source))); code != "" {
+					b.WriteString(code)
+					b.WriteByte('\n')
+				}
+			}
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)

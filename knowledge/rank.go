@@ -114,12 +114,20 @@ var fenceInfoRE = regexp.MustCompile("(?m)^([ \\t]*(?:>[ \\t]*)*(?:`{3,}|~{3,}))
 
 // withoutFenceInfo drops the language hints of a Markdown post's fences:
 // a hint says how to colour a block, not what the post is about, and
-// the same log fenced with "```json", "```text" or "```" is one post.
+// the same log fenced with "```json", "```text" or "```" is one post. A
+// line of code glued to the fence marks (gluedCode) is the post's words
+// and stays, on a line of its own.
 func withoutFenceInfo(s string) string {
 	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
 		return s
 	}
-	return fenceInfoRE.ReplaceAllString(s, "$1")
+	return fenceInfoRE.ReplaceAllStringFunc(s, func(line string) string {
+		m := fenceInfoRE.FindStringSubmatch(line)
+		if code := gluedCode(line[len(m[1]):]); code != "" {
+			return m[1] + "\n" + code
+		}
+		return m[1]
+	})
 }
 
 // Rank scores candidates against the facts of a post and returns them best
