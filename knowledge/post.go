@@ -278,10 +278,11 @@ var markdownEscapeRE = regexp.MustCompile(`\\([_*~\[\]])`)
 
 // postWords returns a post's body as the readers of its raw words (the
 // ranking's, the settings a sentence names) read it: normalised, its
-// [code] blocks fenced (discourseCode), without its logs' viewer prefixes, and with Markdown-escaped underscores
-// (unescapeMarkdown) unescaped everywhere, since a literal "\_" in code
-// is rarer than an editor's escape in prose; other escaped punctuation
-// splits words as the punctuation does.
+// [code] blocks fenced (discourseCode), without its logs' viewer
+// prefixes, and with Markdown-escaped underscores (unescapeMarkdown)
+// unescaped everywhere, since a literal "\_" in code is rarer than an
+// editor's escape in prose; other escaped punctuation splits words as
+// the punctuation does.
 func postWords(body string) string {
 	return strings.ReplaceAll(withoutViewerPrefixes(discourseCode(normalizeText(body))), `\_`, "_")
 }
