@@ -173,7 +173,7 @@ func TestNotificationsOnMentionAndReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Nor in a [code] block, which Discourse renders as one.
-	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "The log:\n[CODE=text]\n@herald is not a mention here either\n[/code]", 0); err != nil {
+	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "The log:\n[CODE=text]\n@herald is not a mention here either\n[/code]\n[code]@herald nor here[/code]", 0); err != nil {
 		t.Fatal(err)
 	}
 	bot, err := c.CreatePost(ctx, discourse.CreatePostRequest{TopicID: demo.OOMTopic.ID, Raw: "This looks like the known offload issue #51396."})

@@ -429,17 +429,21 @@ var codeRE = regexp.MustCompile(`(?s)<pre>.*?</pre>|<code>.*?</code>|<blockquote
 // bbcodeBlockRE is a [code] block as Discourse's Markdown engine reads
 // it (discourse-markdown-it's bbcode-block.js): the tag alone on its
 // line, in any case and with any attributes, up to a [/code] alone on a
-// line; Discourse renders its content as a fenced code block. The
-// one-line form and nested tags, which Discourse pairs as brackets, are
-// not modelled.
-var bbcodeBlockRE = regexp.MustCompile("(?ims)^ {0,3}\\[code(?:[^a-z\\]\n][^\\]\n]*)?\\][ \t]*\n(.*?)^ {0,3}\\[/code\\][ \t]*$")
+// line, or code between the tags on one line; Discourse renders its
+// content as a fenced code block. Nested tags, which Discourse pairs as
+// brackets, are not modelled.
+var bbcodeBlockRE = regexp.MustCompile("(?ims)^ {0,3}\\[code(?:[^a-z\\]\n][^\\]\n]*)?\\](?:[ \t]*\n(.*?)^ {0,3}|([^\n]+))\\[/code\\][ \t]*$")
 
 // cook renders raw Markdown to HTML as Discourse does in outline: [code]
 // blocks are code, and mentions outside code and quotes become links and
 // are returned.
 func (s *Server) cook(raw string) (string, []string) {
 	raw = bbcodeBlockRE.ReplaceAllStringFunc(raw, func(block string) string {
-		code := bbcodeBlockRE.FindStringSubmatch(block)[1]
+		m := bbcodeBlockRE.FindStringSubmatch(block)
+		code := m[1]
+		if code == "" {
+			code = m[2] + "\n"
+		}
 		fence := "```"
 		for strings.Contains(code, fence) {
 			fence += "`"
