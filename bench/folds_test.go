@@ -284,4 +284,9 @@ func TestFitModelInnerSeed(t *testing.T) {
 	if other.Reply <= 0 || other.Reply > 1.01 || !strings.Contains(other.Method, "5 splits into 5 folds") {
 		t.Errorf("seed %d: reply %v, method %q", o.InnerSeed, other.Reply, other.Method)
 	}
+	// The calibration is fitted on the first inner split's out-of-fold
+	// scores, so a fit that ignored the seed would give the same model.
+	if reflect.DeepEqual(def, other) {
+		t.Errorf("InnerSeed %d fitted the same model as the default seed: the seed is not used", o.InnerSeed)
+	}
 }

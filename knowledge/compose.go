@@ -930,15 +930,7 @@ func firstSentence(s string) string {
 func code(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = truncate(s, 120)
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
+	longest := longestBacktickRun(s)
 	fence := strings.Repeat("`", longest+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || longest > 0 {
 		return fence + " " + s + " " + fence
@@ -1025,6 +1017,21 @@ func codeSpan(s string) (start, end int) {
 		i += n
 	}
 	return len(s), len(s)
+}
+
+// longestBacktickRun is the length of the longest run of backticks in s,
+// which a code span or block around s must outrun.
+func longestBacktickRun(s string) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
 }
 
 func backtickRun(s string) int {

@@ -337,7 +337,9 @@ func FuzzDiscourseCode(f *testing.F) {
 	f.Add("[code]\n[code]\n[/code]")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := discourseCode(s)
-		if !strings.Contains(strings.ToLower(s), "[code") {
+		if hasCode := strings.Contains(strings.ToLower(s), "[code"); hasCode != hasCodeTag(s) {
+			t.Fatalf("hasCodeTag(%q) = %v, want %v", s, !hasCode, hasCode)
+		} else if !hasCode {
 			if out != s {
 				t.Fatalf("no tag, but rewritten: %q → %q", s, out)
 			}

@@ -258,11 +258,9 @@ func unescapeMarkdown(l string) string {
 // that "```INFO 04-21 … GPU KV cache usage: 0.0%" is the log line it was
 // in the fence.
 func unticked(l string) string {
-	if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "```") {
-		if rest := strings.TrimLeft(t, "`"); !strings.Contains(rest, "`") && gluedCode(rest) != "" {
-			return l[:len(l)-len(t)] + rest
-		}
-		return l
+	t := strings.TrimLeft(l, " \t")
+	if rest := strings.TrimLeft(t, "`"); len(t)-len(rest) >= 3 && !strings.Contains(rest, "`") && gluedCode(rest) != "" {
+		return l[:len(l)-len(t)] + rest
 	}
 	if strings.Count(l, "`") != 1 {
 		return l
