@@ -79,6 +79,10 @@ func hostileShapes() map[string]string {
 		// Discourse [code] tags: none closed, and nested to the bottom.
 		"bbcode-open":   strings.Repeat("[code]\n", n/7),
 		"bbcode-nested": strings.Repeat("[code]\n", n/16) + strings.Repeat("[/code]\n", n/16),
+		// Lists of quoted options without a key, none closed
+		// (argvLists, listCommands' exec forms).
+		"quoted-items": strings.Repeat("\"--a\", \"b\", \\\n", n/12),
+		"open-lists":   "```\n" + strings.Repeat("[\"python\", \"-m\n", n/16) + "```\n",
 		// A command followed by lines that each read as the rest of it
 		// cut by a terminal's wrap (joinTerminalWraps).
 		"wrapped-command": "```\nvllm serve " + strings.Repeat("m", 60) + "\n" + strings.Repeat("x --a\n", n/6) + "```\n",

@@ -1513,6 +1513,55 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Compose or Kubernetes file's options pasted without the
+			// key that held them: as YAML items (vllm-project/vllm#26239's
+			// reasoning parser), as quoted strings one a line, one of them
+			// left unquoted and the last cut by the excerpt (#17540). They
+			// are named, as a block of bare flags is.
+			name: "an argument list without its key",
+			body: "```\n  - \"--tool-call-parser\"\n  - \"hermes\"\n  - \"--max-model-len=8192\"\n```\nand\n```\n    '--tensor-parallel-size=2'\n    '--enable-prefix-caching'\n    --max-num-seqs 64\n    '--kv-cache-dt\n```",
+			check: func(t *testing.T, f Facts) {
+				want := map[string]string{"--tool-call-parser": "hermes", "--max-model-len": "8192", "--tensor-parallel-size": "2", "--enable-prefix-caching": "", "--max-num-seqs": "64"}
+				if !maps.Equal(f.MentionedFlags, want) || len(f.Commands) != 0 {
+					t.Errorf("mentioned flags %v, commands %v; want %v and no command", f.MentionedFlags, f.Commands, want)
+				}
+			},
+		},
+		{
+			// A key's list is the key's, even when its first element
+			// shares the key's line (vllm-dev C3-007's `args: [ "--model",
+			// …`) or a comment splits it (corpus #16841's commented-out
+			// items): read as the command it is, not named again. A list of
+			// one element (a diff's "-  --kv-transfer-config …", #24498) or
+			// of packages is no argument list.
+			name: "lists under a key or of one element",
+			body: "```\nimage: vllm/vllm-openai:v0.9.0\nargs: [ \"--model\", \"org/m\",\n        \"--max-model-len\", \"4096\",\n        \"--enforce-eager\"]\n```\n```\ncmd = [\n    \"--port\",\n    \"8000\",\n]\n```\n```\n-  --kv-transfer-config '{\"a\": 1}'\n+  --kv-transfer-config '{\"a\": 2}'\n```\n```\n- \"torch\"\n- \"vllm\"\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.MentionedFlags) != 0 {
+					t.Errorf("mentioned flags %v, want none", f.MentionedFlags)
+				}
+				if len(f.Commands) != 1 || f.Commands[0].Flags["--max-model-len"] != "4096" {
+					t.Errorf("commands %v, want the args list's", f.Commands)
+				}
+			},
+		},
+		{
+			// A JSON exec form whose CMD the post left out still starts
+			// with its program (vllm-project/vllm#3090, twice, with
+			// backslashes after its lines); a placeholder in angle brackets
+			// where the model goes names no model.
+			name: "an exec form without its instruction",
+			body: "```\n[\"python\", \"-m\", \"vllm.entrypoints.openai.api_server\", \\\n\"--port=8080\", \\\n\"--model=<local_path>\",\n]\n```",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 1 || f.Commands[0].Program != "vllm" || f.Commands[0].Flags["--port"] != "8080" {
+					t.Fatalf("commands %v, want the list's vLLM server", f.Commands)
+				}
+				if len(f.Models) != 0 {
+					t.Errorf("models %v, want none (a placeholder)", f.Models)
+				}
+			},
+		},
+		{
 			// The engine's dump of its configuration names every setting,
 			// most of them unset ("chat_template=None, quantization=None,
 			// enforce_eager=False": vllm-dev B064; corpus #4087, #5566,

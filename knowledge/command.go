@@ -597,29 +597,139 @@ func (cs *commandSet) inlineCommands() map[string]string {
 // command's options pasted without its program ("--enable-eplb" then
 // "--num-redundant-experts 32", vllm-project/vllm#18343;
 // "--enable-auto-tool-choice \" then "--tool-call-parser hermes \",
-// #22885). They are named, not set by a command the post shows, as a
+// #22885); and the flags of argument lists whose key the post left out
+// (argvLists). They are named, not set by a command the post shows, as a
 // code span's are.
 func (cs *commandSet) flagBlocks(mentioned map[string]string) {
 	found := map[string]string{}
 	for _, block := range cs.doc.code {
-		var words []string
-		for _, l := range strings.Split(block, "\n") {
-			l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "\\"))
-			if l == "" {
-				continue
-			}
-			if !strings.HasPrefix(l, "--") {
-				words = nil
-				break
-			}
-			words = append(words, strings.Fields(l)...)
-		}
-		if len(words) == 0 {
+		if words := bareFlagLines(block); len(words) > 0 {
+			maps.Copy(found, parseArgs("", words, nil, cs.s).Flags)
 			continue
 		}
-		maps.Copy(found, parseArgs("", words, nil, cs.s).Flags)
+		for _, words := range argvLists(block) {
+			addAbsent(found, parseArgs("", words, nil, cs.s).Flags)
+		}
 	}
 	addAbsent(mentioned, found)
+}
+
+// bareFlagLines returns the words of a block whose every line starts with
+// a flag, or nil.
+func bareFlagLines(block string) []string {
+	var words []string
+	for _, l := range strings.Split(block, "\n") {
+		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "\\"))
+		if l == "" {
+			continue
+		}
+		if !strings.HasPrefix(l, "--") {
+			return nil
+		}
+		words = append(words, strings.Fields(l)...)
+	}
+	return words
+}
+
+// quotedItemsLineRE is a line that holds nothing but quoted strings, as
+// an argument list written one or more elements a line does: JSON's
+// exec form (`"--host=0.0.0.0", \`), a Python list's or tuple's strings,
+// a shell array's; with the list's brackets, commas and a shell's
+// continuation mark around them.
+var quotedItemsLineRE = regexp.MustCompile(`^\s*[\[(]?\s*(?:(?:"(?:[^"\\]|\\.)*"|'[^']*')\s*,?\s*)+[\])]?\s*,?\s*\\?\s*$`)
+
+// maxArgvWords bounds the words one argument list gives.
+const maxArgvWords = 200
+
+// argvLists returns the words of the argument lists in a block of code
+// that start with a flag and have no key: the options of a Compose,
+// Kubernetes or Docker file pasted without the "command:", "args:" or
+// CMD that held them, as YAML items (`- "--reasoning-parser"` then
+// `- "qwen3"`, vllm-project/vllm#26239) or as quoted strings one or more
+// a line (`'--gpu-memory-utilization=0.90'` then
+// `'--tensor-parallel-size=4'`, #17540). A list under a key or inside
+// brackets that code opened (`command:`, `args: [ "--model", …`, `cmd =
+// [`) is that key's, which listCommands reads when it is a command's; a
+// list of one element, or one that starts with anything but a long
+// option (a package list, a JSON array of strings), is no argument list.
+// An element cut off by the end of an excerpt ("'--tensor-") ends the
+// list before it. YAML items are read as yamlListWords reads them; a
+// quoted string's words are split as the shell would split them
+// unquoted, since people quote a whole option with its value
+// ("--max-model-len 4096").
+func argvLists(block string) [][]string {
+	lines := strings.Split(block, "\n")
+	opened := openedByCode(lines)
+	var out [][]string
+	keyed := false // the last line read, not an item, is a list's key
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		start, items := i, 0
+		var words []string
+		switch it := yamlItemRE.FindStringSubmatch(lines[i]); {
+		case it != nil:
+			for ; i < len(lines) && items < maxArgvWords; i++ {
+				if yamlItemRE.MatchString(lines[i]) {
+					items++
+				} else if !strings.HasPrefix(strings.TrimSpace(lines[i]), "#") {
+					break
+				}
+			}
+			words = yamlListWords(lines[start:i], len(it[1]))
+		case quotedItemsLineRE.MatchString(lines[i]):
+			for ; i < len(lines) && len(words) < maxArgvWords; i++ {
+				if bare := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(lines[i]), "\\")); strings.HasPrefix(bare, "--") && !strings.ContainsAny(bare, `"'`) {
+					// An option its writer forgot to quote, among
+					// quoted ones (#17540).
+					words = append(words, strings.Fields(bare)...)
+					items++
+					continue
+				}
+				if !quotedItemsLineRE.MatchString(lines[i]) {
+					break
+				}
+				for _, m := range listItemRE.FindAllStringSubmatch(lines[i], -1) {
+					w := m[1]
+					if w == "" && m[2] != "" {
+						w = m[2]
+					}
+					words = append(words, strings.Fields(strings.ReplaceAll(w, `\"`, `"`))...)
+					items++
+				}
+			}
+		default:
+			keyed = yamlListKeyRE.MatchString(lines[i])
+			continue
+		}
+		i-- // the line that ended the list is read next
+		if !keyed && !opened[start] && items > 1 && strings.HasPrefix(words[0], "--") {
+			out = append(out, words[:min(len(words), maxArgvWords)])
+		}
+		keyed = false
+	}
+	return out
+}
+
+// openedByCode reports for each line whether it stands inside brackets
+// that a line of code opened rather than a list's own first element: the
+// lines after `args: [ "--model", "m",` or `cmd = [` (vllm-project/vllm
+// #11402, #15788, vllm-dev C3-007) belong to that key's list.
+func openedByCode(lines []string) []bool {
+	in := make([]bool, len(lines))
+	depth, byCode := 0, false
+	for i, l := range lines {
+		in[i] = depth > 0 && byCode
+		opens := strings.Count(l, "[") + strings.Count(l, "(")
+		closes := strings.Count(l, "]") + strings.Count(l, ")")
+		if depth == 0 && opens > closes {
+			byCode = !quotedItemsLineRE.MatchString(l)
+		}
+		depth = max(0, depth+opens-closes)
+	}
+	return in
 }
 
 // addAbsent adds to dst the flags of src it does not name yet: what a

@@ -321,6 +321,8 @@ var (
 	// launch the server write it.
 	listStartRE = regexp.MustCompile(`(?m)(?:^\s*(?:CMD|ENTRYPOINT|RUN)\s*|(?:^|\s)-?\s*(?:command|args|entrypoint|extraArgs|extra_args)\s*:\s*|(?:^|\s)\w*(?:cmd|command|args|argv)\s*=\s*|\bsubprocess\.\w+\(\s*)\[`)
 	listItemRE  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"|'([^']*)'`)
+	// keylessListRE is a line that opens a list of quoted words.
+	keylessListRE = regexp.MustCompile(`(?m)^[ \t]*\[`)
 	// A YAML block list under command:, args: or a chart's extraArgs:.
 	yamlListKeyRE = regexp.MustCompile(`^(\s*)-?\s*(?:command|args|extraArgs|extra_args)\s*:\s*$`)
 	yamlItemRE    = regexp.MustCompile(`^(\s*)-\s+(.*?)\s*$`)
@@ -632,7 +634,29 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	services, serviceKeys := composeEntrypoints(block)
 	out = append(out, services...)
 	shell := false // the list before was a shell's "-c" without its script
-	for _, loc := range listStartRE.FindAllStringIndex(block, 8) {
+	starts := listStartRE.FindAllStringIndex(block, 8)
+	opened := map[int]bool{} // the brackets a key opens
+	for _, loc := range starts {
+		opened[loc[1]-1] = true
+	}
+	// An exec form whose instruction an excerpt cut off (a line that
+	// opens a list of quoted words, `["python", "-m",
+	// "vllm.entrypoints.openai.api_server", \`, vllm-project/vllm#3090)
+	// still starts with its program; any other list without a key is
+	// data (argvLists reads the options of one that starts with them).
+	keyless := 0
+	for _, loc := range keylessListRE.FindAllStringIndex(block, -1) {
+		next := strings.TrimLeft(block[loc[1]:], " \t")
+		if opened[loc[1]-1] || next == "" || next[0] != '"' && next[0] != '\'' {
+			continue
+		}
+		starts = append(starts, loc)
+		if keyless++; keyless == 8 {
+			break
+		}
+	}
+	slices.SortFunc(starts, func(a, b []int) int { return a[0] - b[0] })
+	for _, loc := range starts {
 		if inChart(loc[0]) {
 			continue // the chart's arguments, read with its entry
 		}
@@ -641,12 +665,13 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 		}
 		image := imageAt(loc[0])
 		rest := block[loc[1]:]
+		unkeyed := !opened[loc[1]-1]
 		var words []string
 		if opening := block[loc[0]:loc[1]]; strings.Contains(opening, "subprocess.") || strings.Contains(opening, "=") {
 			words = pythonListCommand(block, loc, rest)
 		} else {
 			// A list cut off by the end of an excerpt still says what it says.
-			end := strings.IndexByte(rest, ']')
+			end := strings.IndexByte(rest[:min(len(rest), maxListBytes+1)], ']')
 			if end < 0 {
 				end = len(rest)
 			}
@@ -679,6 +704,9 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 			words = []string{"sh", "-c", words[0]}
 		}
 		shell = false
+		if unkeyed && (len(words) < 2 || !s.knownProgram(path.Base(words[0]))) {
+			continue
+		}
 		if ws := withProgram(words, image, s); ws != nil {
 			out = append(out, ws)
 		}

@@ -17,6 +17,9 @@ func addPostSeeds(f *testing.F) {
 	// block; Discourse's [code] blocks, one left open.
 	f.Add("```vllm serve m --port 8000\nValueError: x\n```\n<summary>Log</summary>\n```INFO 04-21 [a.py:1] x\n```")
 	f.Add("[code]\nvllm serve m\n[/code]\n[CODE=sh]vllm serve n[/code]\n[code]\n```\n[/code]")
+	// Argument lists without their key: YAML items, quoted strings with
+	// one bare and one cut, an exec form, a key's list split by a comment.
+	f.Add("```\n- \"--a\"\n- \"b\"\n# - --c\n'--d=1'\n--e\n'--f\n[\"python\", \"-m\", \"vllm\", \\\n\"--p=<x>\"]\nargs: [ \"--q\",\n \"r\"]\n```")
 	// A script's constants passed to an API call, one reassigned.
 	f.Add("```python\nm = \"a/b\"\ntp: int = 2 # x\nm = f(m)\nLLM(model=m, tensor_parallel_size=tp)\n```\nI ran \" vllm serve **a/b** \"")
 	// A command built as a Python string, its fields filled.

@@ -408,6 +408,33 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// Each fenced block of bare options (a command's flags pasted
+	// without it) written as the argument list of a Compose or Kubernetes
+	// file whose key the post left out: YAML items and quoted strings one
+	// a line, block by block in turn. A block of one word would be a list
+	// of one element, which reads as no list, and is left alone.
+	{"flag-block-as-list", func(s string) string {
+		n := 0
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			words := bareFlagLines(strings.Join(lines[1:len(lines)-1], "\n"))
+			if len(words) < 2 {
+				return block
+			}
+			n++
+			var b strings.Builder
+			b.WriteString(lines[0] + "\n")
+			for _, w := range words {
+				if n%2 == 1 {
+					fmt.Fprintf(&b, "  - %q\n", w)
+				} else {
+					fmt.Fprintf(&b, "    '%s',\n", w)
+				}
+			}
+			b.WriteString(lines[len(lines)-1])
+			return b.String()
+		})
+	}},
 	// Each fenced vllm serve or API-server command written as a Compose
 	// service that runs it: "vllm serve" (or "python3 -m <module>") as
 	// the entrypoint and the rest as the command, in the forms Compose

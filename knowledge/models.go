@@ -41,7 +41,10 @@ func extractModels(doc *document, cmds []Command, mentioned map[string]string, s
 		// Nor is a shell variable the command was given (`--model
 		// $MODEL`, `pretrained=$MODEL`; vllm#18995, #35385,
 		// lm-evaluation-harness#2904): the post does not say its value.
-		if m == "" || contains(out, m) || isCodeFile(m) || parsers[strings.ToLower(m)] || strings.HasPrefix(m, "$") {
+		// Nor is a placeholder in angle brackets (`--model=<local_path>`,
+		// vllm#3090; "vllm serve <model>"), which a post writes where it
+		// hides the value; a name after one ("<path>/Qwen2.5-7B") is kept.
+		if m == "" || contains(out, m) || isCodeFile(m) || parsers[strings.ToLower(m)] || strings.HasPrefix(m, "$") || isPlaceholder(m) {
 			return
 		}
 		out = append(out, m)
@@ -582,6 +585,12 @@ func isProgramPath(s string) bool {
 func looksLikeModel(s string) bool {
 	org, name, ok := strings.Cut(s, "/")
 	return ok && org != "" && name != "" && !strings.Contains(name, "/") && !strings.HasPrefix(s, ".") && !strings.HasPrefix(s, "~")
+}
+
+// isPlaceholder reports whether s is a placeholder in angle brackets and
+// nothing more: "<model>", "<s3://bucket/prefix>".
+func isPlaceholder(s string) bool {
+	return len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' && !strings.ContainsAny(s[1:len(s)-1], "<>")
 }
 
 func hasLetter(s string) bool {
