@@ -1528,6 +1528,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A model or path written after the options it follows, in a
+			// sentence or after a label (vllm-dev B001 runs "vllm serve
+			// --port 8085 google/…-it --max-num-seqs 1 …"; C2-014's bold
+			// split a path from its last part: "--model /llm/models/
+			// **Qwen3-Reranker-8B** --served-model-name …"): a word of code
+			// that options follow is an argument, and the options after it
+			// are the command's. A word of the sentence ends the command.
+			name: "an argument after options in prose",
+			body: "Launch command: vllm serve --port 8085 org/some-model-7B --max-num-seqs 1 --enforce-eager\n\n" +
+				"Then I ran vllm serve --model /models/ **Other-Model-8B** --dtype=float16 --block-size 64 on the node.\n\n" +
+				"I tried vllm serve --max-model-len 4096 but --enforce-eager did not help.\n\n" +
+				// The bold's asterisks as a rich-text editor escapes them.
+				"Also vllm serve --model /models/ \\*\\*Third-Model-8B\\*\\* --port 9000 --dtype=half here.",
+			check: func(t *testing.T, f Facts) {
+				var got []string
+				for _, c := range f.Commands {
+					got = append(got, fmt.Sprint(c.Args, c.Flags))
+				}
+				want := []string{
+					"[org/some-model-7B] map[--enforce-eager: --max-num-seqs:1 --port:8085]",
+					"[Other-Model-8B] map[--block-size:64 --dtype:float16 --model:/models/]",
+					"[] map[--max-model-len:4096]",
+					"[Third-Model-8B] map[--dtype:half --model:/models/ --port:9000]",
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("commands %q; want %q", got, want)
+				}
+			},
+		},
+		{
 			// A key's list is the key's, even when its first element
 			// shares the key's line (vllm-dev C3-007's `args: [ "--model",
 			// …`) or a comment splits it (corpus #16841's commented-out

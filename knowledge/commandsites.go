@@ -205,6 +205,14 @@ func isCommandBoundary(b byte) bool {
 	return b == ' ' || b == '\t' || b == ':' || b == '(' || b == '[' || b == '`' || b == '"' || b == '\'' || b >= 0x80
 }
 
+// codeWord reports whether a word reads as code rather than as a word of
+// a sentence: it holds a slash, a digit, an underscore, or a dot or
+// colon inside it.
+func codeWord(w string) bool {
+	w = strings.TrimRight(w, ".,;:!?")
+	return strings.ContainsAny(w, "/0123456789_") || strings.ContainsAny(strings.Trim(w, ".:"), ".:")
+}
+
 // proseCommandWords cuts a command found in a sentence where the sentence
 // resumes: after the flags have begun, a word that is neither a flag nor
 // the value of the flag before it ends the command; before them, at most
@@ -222,7 +230,7 @@ func proseCommandWords(text string, s *Schema) string {
 	positional := 0
 	flagsBegun, wantValue := false, false
 	quote := byte(0) // the quote a word opened and no word has closed yet
-	for _, w := range words[1:] {
+	for i, w := range words[1:] {
 		if quote != 0 {
 			out = append(out, w)
 			if strings.Count(w, string(quote))%2 == 1 {
@@ -251,7 +259,16 @@ func proseCommandWords(text string, s *Schema) string {
 		}
 		isFlag := isFlagWord(w)
 		if !isFlag && !wantValue && flagsBegun {
-			return strings.Join(out, " ")
+			// A word of code between options is an argument written after
+			// them ("--model /llm/models/ **Qwen3-Reranker-8B**
+			// --served-model-name …", a path a poster's bold split); a
+			// word of the sentence, or one that no option follows, ends
+			// the command.
+			if next := i + 2; last || next >= len(words) || !strings.HasPrefix(words[next], "--") || !codeWord(w) || strings.ContainsAny(w, `"'`) {
+				return strings.Join(out, " ")
+			}
+			out = append(out, w)
+			continue
 		}
 		for _, q := range []byte{'\'', '"'} {
 			if strings.Count(w, string(q))%2 == 1 {

@@ -283,6 +283,22 @@ var perturbations = []struct {
 			return "With vllm installed, " + l
 		})
 	}},
+	// A label before a command line in prose ("Server Command：  vllm
+	// serve …", vllm-dev C2-014; "启动命令：python3 -m vllm…", C2-010):
+	// the label says what the line is, and the line still is the command,
+	// its model written after its options or not (B001). A line with an
+	// aside in parentheses is left alone: it is a sentence as well as a
+	// command (corpus #5302's "--max-num-seqs 8(here change to 1)
+	// --speculative-model …", which the bare line's shell reading and a
+	// sentence's reading both read wrong, differently).
+	{"label-before-command", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if !labelableCommandRE.MatchString(l) || strings.Contains(l, "(") {
+				return l
+			}
+			return "Command: " + strings.TrimSpace(l)
+		})
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
@@ -740,6 +756,10 @@ var geForceSpacedRE = regexp.MustCompile(`\b(RTX|GTX) (\d{4})(?: (Ti)\b)?`)
 // sentenceCommandRE is a sentence with a vllm command line inside it, for
 // the program-named-before-in-prose perturbation.
 var sentenceCommandRE = regexp.MustCompile(`^\s*[A-Za-z][^\x60]*\s(?:vllm (?:serve|bench)|python3? -m vllm\.)\S*\s[^\x60]*\s--[a-z]`)
+
+// labelableCommandRE is a prose line that is a vllm command with
+// options, for the label-before-command perturbation.
+var labelableCommandRE = regexp.MustCompile(`^\s*(?:vllm (?:serve|bench)|python3? -m vllm\.)\S*\s.*\s--[a-z]`)
 
 // proseDashRE is a long option in a sentence, for the
 // typographic-dashes perturbation.

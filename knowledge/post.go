@@ -323,7 +323,14 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdownBounded(body)
 	}
 	for i, l := range doc.prose {
-		doc.prose[i] = dropPlaceholders(unescapeMarkdown(unticked(l)))
+		l = unticked(l)
+		if strings.Contains(l, `\*`) {
+			// Asterisks a rich-text editor escaped are the ones its
+			// writer typed for bold ("\*\*Qwen3-8B\*\*"): read away as
+			// rendered bold is (unstrong).
+			l = unstrong(unescapeMarkdown(l))
+		}
+		doc.prose[i] = dropPlaceholders(unescapeMarkdown(l))
 	}
 	for i, c := range doc.code {
 		doc.code[i] = withoutViewerPrefix(c)
