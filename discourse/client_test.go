@@ -172,8 +172,15 @@ func TestNotificationsOnMentionAndReply(t *testing.T) {
 	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "Quoting the docs:\n\n```\n@herald is not a mention in code\n```", 0); err != nil {
 		t.Fatal(err)
 	}
-	// Nor in a [code] block, which Discourse renders as one.
-	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "The log:\n[CODE=text]\n@herald is not a mention here either\n[/code]\n[code]@herald nor here[/code]", 0); err != nil {
+	// Nor in a [code] block, which Discourse renders as one, nested
+	// blocks pairing as brackets do.
+	if _, err := srv.Reply("bob", demo.OOMTopic.ID, "The log:\n[CODE=text]\n@herald is not a mention here either\n[/code]\n[code]@herald nor here[/code]\n"+
+		"[code]\n[code=sh]\n@herald inner\n[/code]\n@herald still inside the outer block\n[/code]", 0); err != nil {
+		t.Fatal(err)
+	}
+	// A [code] line inside a Markdown fence is the fence's code: the
+	// fence ends where it ends, and a mention after it is one.
+	if _, err := srv.Reply("alice", demo.OOMTopic.ID, "```\n[code]\n```\n@herald the fence above is closed\n[/code]", 0); err != nil {
 		t.Fatal(err)
 	}
 	bot, err := c.CreatePost(ctx, discourse.CreatePostRequest{TopicID: demo.OOMTopic.ID, Raw: "This looks like the known offload issue #51396."})
@@ -194,14 +201,14 @@ func TestNotificationsOnMentionAndReply(t *testing.T) {
 			t.Errorf("notification %+v", n)
 		}
 	}
-	if len(ns) != 2 || types[0] != discourse.NotificationReplied || types[1] != discourse.NotificationMentioned {
-		t.Fatalf("notification types = %v, want [replied mentioned] (code does not mention)", types)
+	if len(ns) != 3 || types[0] != discourse.NotificationReplied || types[1] != discourse.NotificationMentioned || types[2] != discourse.NotificationMentioned {
+		t.Fatalf("notification types = %v, want [replied mentioned mentioned] (code does not mention)", types)
 	}
 	if err := c.MarkNotificationRead(ctx, ns[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	ns, err = c.Notifications(ctx, discourse.NotificationOptions{Unread: true})
-	if err != nil || len(ns) != 1 {
+	if err != nil || len(ns) != 2 {
 		t.Fatalf("after mark-read: %d unread, %v", len(ns), err)
 	}
 }

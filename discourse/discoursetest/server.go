@@ -426,30 +426,82 @@ func (s *Server) notify(userID, typ int, p *Post, from *User) {
 
 var codeRE = regexp.MustCompile(`(?s)<pre>.*?</pre>|<code>.*?</code>|<blockquote>.*?</blockquote>`)
 
-// bbcodeBlockRE is a [code] block as Discourse's Markdown engine reads
-// it (discourse-markdown-it's bbcode-block.js): the tag alone on its
-// line, in any case and with any attributes, up to a [/code] alone on a
-// line, or code between the tags on one line; Discourse renders its
-// content as a fenced code block. Nested tags, which Discourse pairs as
-// brackets, are not modelled.
-var bbcodeBlockRE = regexp.MustCompile("(?ims)^ {0,3}\\[code(?:[^a-z\\]\n][^\\]\n]*)?\\](?:[ \t]*\n(.*?)^ {0,3}|([^\n]+))\\[/code\\][ \t]*$")
+// [code] blocks as Discourse's Markdown engine reads them
+// (discourse-markdown-it's bbcode-block.js): the tag alone on its line,
+// in any case and with any attributes, up to the [/code] alone on a line
+// that pairs with it as brackets pair (clean [code] lines between them
+// nest), or code between the tags on one line; Discourse renders the
+// content as a fenced code block. Lines inside a Markdown fence are code
+// already, and an unclosed tag is text.
+var (
+	bbcodeOpenRE   = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\][ \t\r]*$`)
+	bbcodeCloseRE  = regexp.MustCompile(`(?i)^ {0,3}\[/code\][ \t\r]*$`)
+	bbcodeInlineRE = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\](.+)\[/code\][ \t\r]*$`)
+	mdFenceRE      = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+)
+
+// codeBlocksAsFences returns raw with its [code] blocks written as fenced
+// code blocks, each fence longer than any backtick run inside.
+func codeBlocksAsFences(raw string) string {
+	lines := strings.Split(raw, "\n")
+	closeAt := make([]int, len(lines))
+	var open []int
+	for i, l := range lines {
+		closeAt[i] = -1
+		switch {
+		case bbcodeOpenRE.MatchString(l):
+			open = append(open, i)
+		case bbcodeCloseRE.MatchString(l) && len(open) > 0:
+			closeAt[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
+	fenced := func(code []string) []string {
+		longest := 0 // the longest run of backticks in the code
+		for _, l := range code {
+			run := 0
+			for i := 0; i < len(l); i++ {
+				if l[i] != '`' {
+					run = 0
+					continue
+				}
+				run++
+				longest = max(longest, run)
+			}
+		}
+		fence := strings.Repeat("`", max(3, longest+1))
+		return append(append([]string{fence}, code...), fence)
+	}
+	var out []string
+	mark := "" // the open Markdown fence's marks
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch m := mdFenceRE.FindStringSubmatch(l); {
+		case mark != "":
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, mark) && strings.Trim(t, mark[:1]) == "" {
+				mark = ""
+			}
+			out = append(out, l)
+		case m != nil:
+			mark = m[1]
+			out = append(out, l)
+		case closeAt[i] > i:
+			out = append(out, fenced(lines[i+1:closeAt[i]])...)
+			i = closeAt[i]
+		case bbcodeInlineRE.MatchString(l):
+			out = append(out, fenced([]string{bbcodeInlineRE.FindStringSubmatch(l)[1]})...)
+		default:
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
 
 // cook renders raw Markdown to HTML as Discourse does in outline: [code]
 // blocks are code, and mentions outside code and quotes become links and
 // are returned.
 func (s *Server) cook(raw string) (string, []string) {
-	raw = bbcodeBlockRE.ReplaceAllStringFunc(raw, func(block string) string {
-		m := bbcodeBlockRE.FindStringSubmatch(block)
-		code := m[1]
-		if code == "" {
-			code = m[2] + "\n"
-		}
-		fence := "```"
-		for strings.Contains(code, fence) {
-			fence += "`"
-		}
-		return fence + "\n" + code + fence
-	})
+	raw = codeBlocksAsFences(raw)
 	var buf bytes.Buffer
 	if err := s.md.Convert([]byte(raw), &buf); err != nil {
 		buf.Reset()
