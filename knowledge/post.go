@@ -324,13 +324,14 @@ func readPost(p Post) (doc *document, truncated bool) {
 	}
 	for i, l := range doc.prose {
 		l = unticked(l)
-		if strings.Contains(l, `\*`) {
-			// Asterisks a rich-text editor escaped are the ones its
-			// writer typed for bold ("\*\*Qwen3-8B\*\*"): read away as
-			// rendered bold is (unstrong).
-			l = unstrong(unescapeMarkdown(l))
+		// Asterisks a rich-text editor escaped are the ones its writer
+		// typed for bold ("\*\*Qwen3-8B\*\*"): read away as rendered
+		// bold is (unstrong).
+		escapedBold := strings.Contains(l, `\*`)
+		if l = unescapeMarkdown(l); escapedBold {
+			l = unstrong(l)
 		}
-		doc.prose[i] = dropPlaceholders(unescapeMarkdown(l))
+		doc.prose[i] = dropPlaceholders(l)
 	}
 	for i, c := range doc.code {
 		doc.code[i] = withoutViewerPrefix(c)

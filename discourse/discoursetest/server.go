@@ -432,7 +432,10 @@ var codeRE = regexp.MustCompile(`(?s)<pre>.*?</pre>|<code>.*?</code>|<blockquote
 // that pairs with it as brackets pair (clean [code] lines between them
 // nest), or code between the tags on one line; Discourse renders the
 // content as a fenced code block. Lines inside a Markdown fence are code
-// already, and an unclosed tag is text.
+// already, and an unclosed tag is text. knowledge reads posts by the same
+// rules (its discourseCode); the fake forum keeps its own copy on
+// purpose, so that a test of Herald against it checks Herald's reading
+// against a second one rather than against itself.
 var (
 	bbcodeOpenRE   = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\][ \t\r]*$`)
 	bbcodeCloseRE  = regexp.MustCompile(`(?i)^ {0,3}\[/code\][ \t\r]*$`)
