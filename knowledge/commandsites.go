@@ -1127,6 +1127,11 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		if before := text[lineStart:loc[0]]; uncommented(before) != before {
 			continue
 		}
+		// Another engine's class of the same name runs that engine:
+		// TensorRT-LLM's LLM API is vLLM's in name and keywords.
+		if s.otherEngineCall(text, loc[0], strings.TrimSuffix(text[loc[0]:loc[1]], "(")) {
+			continue
+		}
 		var constants map[string]string
 		args, ok := balancedArgs(text[loc[1]:], maxListBytes)
 		if !ok {
@@ -1190,6 +1195,59 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		}
 	}
 	return out
+}
+
+var (
+	// fromImportRE is a Python import of names from a module: its module
+	// and the names, up to the line's end or a closing parenthesis.
+	fromImportRE = regexp.MustCompile(`(?m)^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([^\n)]*)`)
+	// moduleImportRE is a Python import of a module, perhaps under
+	// another name.
+	moduleImportRE = regexp.MustCompile(`(?m)^[ \t]*import[ \t]+([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?`)
+	// qualifierRE is the module name a call is made through: the
+	// "tensorrt_llm." of "tensorrt_llm.LLM(".
+	qualifierRE = regexp.MustCompile(`([A-Za-z_][\w.]*)\.$`)
+)
+
+// otherEngineCall reports whether the API call named class at pos in a
+// script is another serving engine's (the vocabulary's other_engines,
+// by their Python package): the name was last imported before it from
+// that engine (`from tensorrt_llm import LLM, SamplingParams`, as
+// NVIDIA/TensorRT-LLM#7818 and TensorRT-LLM's own examples write it),
+// or the call goes through that engine's module (`tensorrt_llm.LLM(`,
+// or a module imported as another name). A call of a name no import
+// gives is the main package's, as before.
+func (s *Schema) otherEngineCall(text string, pos int, class string) bool {
+	if len(s.engines.names) == 0 {
+		return false
+	}
+	other := func(module string) bool {
+		top, _, _ := strings.Cut(module, ".")
+		return slices.Contains(s.engines.names, strings.ToLower(top))
+	}
+	before := text[:pos]
+	if q := qualifierRE.FindStringSubmatch(before); q != nil {
+		module := q[1]
+		for _, m := range moduleImportRE.FindAllStringSubmatch(before, -1) {
+			if m[2] == module {
+				module = m[1]
+			}
+		}
+		return other(module)
+	}
+	from := ""
+	for _, m := range fromImportRE.FindAllStringSubmatch(before, -1) {
+		for _, item := range strings.Split(m[2], ",") {
+			f := strings.Fields(item)
+			if len(f) == 3 && f[1] == "as" {
+				f = f[2:]
+			}
+			if len(f) == 1 && f[0] == class {
+				from = m[1]
+			}
+		}
+	}
+	return from != "" && other(from)
 }
 
 var (

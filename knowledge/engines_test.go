@@ -18,6 +18,16 @@ func TestOtherEngine(t *testing.T) {
 		{"names trtllm-serve in the title", "trtllm-serve freezes with TP > 1 on L40S", "It hangs after loading the engine.", "trtllm-serve"},
 		{"names sglang in a sentence", "caught between two memory errors", "Run sglang with --mem-fraction-static 0.85 and CUDA OOM occurs.", "sglang"},
 		{"names llama.cpp in a URL", "Embeddings fail", "```\ncurl http://localhost:12434/engines/llama.cpp/v1/embeddings\n```", "llama.cpp"},
+		// TensorRT-LLM's LLM API is vLLM's in name and keywords: the
+		// import says whose it is (NVIDIA/TensorRT-LLM#7818 and
+		// TensorRT-LLM's examples import it so), directly or through a
+		// module imported under another name.
+		{"imports TensorRT-LLM's LLM", "OOM on GPU 0 with 8 GPUs",
+			"```python\nfrom tensorrt_llm import LLM, SamplingParams\n\nllm = LLM(model='./m', tensor_parallel_size=8, dtype='bfloat16')\n```\nCUDA out of memory on GPU 0.", "tensorrt_llm"},
+		{"calls TensorRT-LLM's module", "OOM on GPU 0",
+			"```python\nimport tensorrt_llm as trt\nllm = trt.LLM(model='./m', tensor_parallel_size=2)\n```", "tensorrt_llm"},
+		{"imports vLLM's LLM after a comparison", "slower than TensorRT-LLM",
+			"```python\nfrom tensorrt_llm import SamplingParams\nfrom vllm import LLM\nllm = LLM(model='./m', tensor_parallel_size=2)\n```", ""},
 		// Posts about vLLM that mention another engine stay vLLM's.
 		{"compares with vLLM", "sglang is faster than vLLM on H100", "Same model, same GPU.", ""},
 		{"runs vllm, mentions ollama", "Moving from ollama", "```\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n```\nIt fails with OOM.", ""},

@@ -20,6 +20,8 @@ func addPostSeeds(f *testing.F) {
 	// Argument lists without their key: YAML items, quoted strings with
 	// one bare and one cut, an exec form, a key's list split by a comment.
 	f.Add("```\n- \"--a\"\n- \"b\"\n# - --c\n'--d=1'\n--e\n'--f\n[\"python\", \"-m\", \"vllm\", \\\n\"--p=<x>\"]\nargs: [ \"--q\",\n \"r\"]\n```")
+	// Another engine's LLM class, imported and through its module.
+	f.Add("from tensorrt_llm import (LLM as L, LLM)\nimport tensorrt_llm as t\nLLM(model='m')\nt.LLM(model=\nx.LLM(tensor_parallel_size=2)")
 	// A script's constants passed to an API call, one reassigned.
 	f.Add("```python\nm = \"a/b\"\ntp: int = 2 # x\nm = f(m)\nLLM(model=m, tensor_parallel_size=tp)\n```\nI ran \" vllm serve **a/b** \"")
 	// A command built as a Python string, its fields filled.
