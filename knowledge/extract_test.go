@@ -502,6 +502,11 @@ func TestUnstrong(t *testing.T) {
 		{"2**10 tokens and 4096*2", "2**10 tokens and 4096*2"},
 		{"line 242, in __init__", "line 242, in __init__"},
 		{"** not bold **", "** not bold **"},
+		// An option in italics, bold or not, with its value.
+		{"vllm serve m --port 8899 **_--max-num-seqs 1_**", "vllm serve m --port 8899 --max-num-seqs 1"},
+		{"* **_--name sandbox.local_** names the container", "* --name sandbox.local names the container"},
+		{"set _--enforce-eager_.", "set --enforce-eager."},
+		{"my_var_-x and _private_ stay", "my_var_-x and _private_ stay"},
 	} {
 		if got := unstrong(tt.in); got != tt.want {
 			t.Errorf("unstrong(%q) = %q, want %q", tt.in, got, tt.want)

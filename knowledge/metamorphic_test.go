@@ -283,6 +283,27 @@ var perturbations = []struct {
 			return "With vllm installed, " + l
 		})
 	}},
+	// Options in prose set in bold italics, as guides and replies
+	// highlight them ("**_--max-num-seqs 1_**", QwenLM/Qwen2.5-Omni#288;
+	// "**_--set_**" in a Helm guide): each line's first long option.
+	{"italic-options-in-prose", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+				return l // indented code
+			}
+			done := false
+			return outsideSpans(l, func(part string) string {
+				if done {
+					return part
+				}
+				if loc := proseOptionRE.FindStringSubmatchIndex(part); loc != nil {
+					done = true
+					return part[:loc[2]] + "**_" + part[loc[2]:loc[3]] + "_**" + part[loc[3]:]
+				}
+				return part
+			})
+		})
+	}},
 	// A label before a command line in prose ("Server Command：  vllm
 	// serve …", vllm-dev C2-014; "启动命令：python3 -m vllm…", C2-010):
 	// the label says what the line is, and the line still is the command,
@@ -756,6 +777,10 @@ var geForceSpacedRE = regexp.MustCompile(`\b(RTX|GTX) (\d{4})(?: (Ti)\b)?`)
 // sentenceCommandRE is a sentence with a vllm command line inside it, for
 // the program-named-before-in-prose perturbation.
 var sentenceCommandRE = regexp.MustCompile(`^\s*[A-Za-z][^\x60]*\s(?:vllm (?:serve|bench)|python3? -m vllm\.)\S*\s[^\x60]*\s--[a-z]`)
+
+// proseOptionRE is a long option written between spaces, for the
+// italic-options-in-prose perturbation.
+var proseOptionRE = regexp.MustCompile(`(?:^|\s)(--[a-z][a-z0-9-]*)(?:\s|$)`)
 
 // labelableCommandRE is a prose line that is a vllm command with
 // options, for the label-before-command perturbation.

@@ -637,22 +637,33 @@ func unimage(l string) string {
 // ends many an unfenced traceback line.
 var strongRE = regexp.MustCompile(`(^|[\s(\[])\*\*\*?([^\s*](?:[^*\n]*?[^\s*])?)\*\*\*?($|[\s)\].,:;!?/])`)
 
+// italicOptionRE is an option, with or without its value, set in italics
+// with underscores in a prose line: "**_--max-num-seqs 1_**" once the
+// bold is gone (a reply in QwenLM/Qwen2.5-Omni#288 highlights the option
+// it adds to a command so; guides name options as "**_--set_**",
+// "**_--name sandbox.local_**"). Only an underscore before a dash opens
+// it, so "__init__" and snake_case words are left as written.
+var italicOptionRE = regexp.MustCompile(`(^|[\s(\[])_(-{1,2}[A-Za-z](?:[^\n]*?[^\s])?)_($|[\s)\].,:;!?])`)
+
 // unstrong removes bold markers from a prose line, as rendering does:
 // "vllm serve **Qwen/Qwen3-8B** --max-model-len 4096" states the same
-// command with or without them. The line is read as written otherwise
+// command with or without them; and the underscores of an option set in
+// italics (italicOptionRE). The line is read as written otherwise
 // (commands and tracebacks survive intact); a lone "**kwargs" is kept.
 func unstrong(l string) string {
-	if !strings.Contains(l, "**") {
-		return l
-	}
-	// Each match consumes the boundary after it, which the next one may
-	// need as its own: "**a** **b**".
-	for range 4 {
-		next := strongRE.ReplaceAllString(l, "$1$2$3")
-		if next == l {
-			break
+	if strings.Contains(l, "**") {
+		// Each match consumes the boundary after it, which the next one
+		// may need as its own: "**a** **b**".
+		for range 4 {
+			next := strongRE.ReplaceAllString(l, "$1$2$3")
+			if next == l {
+				break
+			}
+			l = next
 		}
-		l = next
+	}
+	if strings.Contains(l, "_-") {
+		l = italicOptionRE.ReplaceAllString(l, "$1$2$3")
 	}
 	return l
 }
