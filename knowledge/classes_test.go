@@ -1542,10 +1542,7 @@ func TestReadingClasses(t *testing.T) {
 				// The bold's asterisks as a rich-text editor escapes them.
 				"Also vllm serve --model /models/ \\*\\*Third-Model-8B\\*\\* --port 9000 --dtype=half here.",
 			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, c := range f.Commands {
-					got = append(got, fmt.Sprint(c.Args, c.Flags))
-				}
+				got := commandPrints(f)
 				want := []string{
 					"[org/some-model-7B] map[--enforce-eager: --max-num-seqs:1 --port:8085]",
 					"[Other-Model-8B] map[--block-size:64 --dtype:float16 --model:/models/]",
@@ -1620,10 +1617,7 @@ func TestReadingClasses(t *testing.T) {
 			body: "i run vllm serve like this \"vllm serve THUDM/GLM-4.1V-9B-Thinking --limit-mm-per-prompt '{\"image\":32}' --allowed-local-media-path /\" but i got TypeError: bad thing\n\n" +
 				"Then I launched \"vllm serve m --port 8000\" and then got an error.",
 			check: func(t *testing.T, f Facts) {
-				var got []string
-				for _, c := range f.Commands {
-					got = append(got, fmt.Sprint(c.Args, c.Flags))
-				}
+				got := commandPrints(f)
 				want := []string{`[THUDM/GLM-4.1V-9B-Thinking] map[--allowed-local-media-path:/ --limit-mm-per-prompt:{"image":32}]`, `[m] map[--port:8000]`}
 				if !slices.Equal(got, want) {
 					t.Errorf("commands %q; want %q", got, want)
@@ -2928,4 +2922,14 @@ func TestComposeEntrypoints(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
+}
+
+// commandPrints prints each of the post's commands as its arguments and
+// flags, for comparing with what a reader of the post sees.
+func commandPrints(f Facts) []string {
+	var out []string
+	for _, c := range f.Commands {
+		out = append(out, fmt.Sprint(c.Args, c.Flags))
+	}
+	return out
 }
