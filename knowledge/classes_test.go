@@ -1555,6 +1555,25 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A script's variable given one quoted word, as launch scripts
+			// write a model's path (`MODEL_NAME="/models/…"` then `vllm
+			// serve $MODEL_NAME`, MiniMax-AI/MiniMax-M2.5#30; `vllm serve
+			// "$MODEL_PATH"` in many projects' scripts): the command runs
+			// the value, and an exported setting's value is read without
+			// its quotes, as the shell reads it.
+			name: "a quoted word in a shell variable",
+			body: "```bash\nexport MODEL_NAME=\"/models/Some-Model-8B\"\nexport VLLM_USE_V1=\"0\"\nTP='4'\nvllm serve \"$MODEL_NAME\" --tensor-parallel-size $TP\n```",
+			check: func(t *testing.T, f Facts) {
+				want := []string{"[/models/Some-Model-8B] map[--tensor-parallel-size:4]"}
+				if got := commandPrints(f); !slices.Equal(got, want) {
+					t.Errorf("commands %q; want %q", got, want)
+				}
+				if f.Env["VLLM_USE_V1"] != "0" {
+					t.Errorf("env %v, want VLLM_USE_V1=0", f.Env)
+				}
+			},
+		},
+		{
 			// A key's list is the key's, even when its first element
 			// shares the key's line (vllm-dev C3-007's `args: [ "--model",
 			// …`) or a comment splits it (corpus #16841's commented-out

@@ -131,6 +131,13 @@ func shellVars(doc *document) map[string]string {
 			value = strings.TrimSpace(expandVars(value, map[string]string{name: written[name]}))
 			value = strings.ReplaceAll(expandVars(value, written), `\"`, `"`)
 		}
+		if closed && value != "" && !strings.ContainsAny(value, " \t") && !strings.HasPrefix(value, "-") {
+			// One quoted word, as scripts write a model's path or
+			// id (`export MODEL_NAME="/models/MiniMax-M2.5"` then `vllm
+			// serve $MODEL_NAME`, MiniMax-AI/MiniMax-M2.5#30).
+			vars[name], written[name] = value, value
+			continue
+		}
 		if closed && strings.HasPrefix(value, "-") {
 			written[name] = value
 			// Expanded, a word with double quotes reaches the program with

@@ -656,7 +656,8 @@ func extractEnv(doc *document, cmds []Command) map[string]string {
 	}
 	for _, l := range doc.lines() {
 		if m := exportEnvRE.FindStringSubmatch(l); m != nil {
-			env[m[1]] = m[2]
+			// export VLLM_USE_V1="0" sets 0, as the shell reads it.
+			env[m[1]] = unquoted(m[2])
 		} else if m := systemdEnvRE.FindStringSubmatch(l); m != nil {
 			env[m[1]] = m[2]
 		}
