@@ -408,6 +408,14 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "L40S", Count: 4}},
 		},
 		{
+			// A product whose name ends in a letter, counted in the
+			// plural (NVIDIA/TensorRT-LLM#7818's "8 A10Gs"; "four A10Gs"
+			// on a g5.12xlarge in many projects' notes).
+			name: "plural of a name that ends in a letter",
+			body: "- 8 A10Gs\n- 192 GPU RAM",
+			gpus: []GPU{{Name: "A10G", Count: 8}},
+		},
+		{
 			name:  "count on a second mention",
 			title: "trtllm-serve freezes with TP > 1 on L40S",
 			body:  "AWS Instance: g6e.12xlarge (4xl40s), and 8 H100s elsewhere",

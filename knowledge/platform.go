@@ -595,19 +595,26 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			m[1] = ""
 		}
 		name := canonicalGeForce(strings.Join(strings.Fields(m[2]), " "))
-		if n := len(name); n > 1 && name[n-1] == 's' && name[n-2] >= '0' && name[n-2] <= '9' {
+		if n := len(name); n > 1 && name[n-1] == 's' {
 			// "8 H100s" counts H100s, but "4 L40s GPUs", "(4xl40s)" and
 			// "NVIDIA L40s (48GB VRAM) x 2" name NVIDIA's L40S, as their
 			// environment reports say (vllm-dev C1-029, C3-007, C3-033):
-			// a name whose "s" spells a product is that product.
+			// a name whose "s" spells a product is that product. A
+			// product that ends in a letter counts so too: "8 A10Gs"
+			// (NVIDIA/TensorRT-LLM#7818; "four A10Gs" on g5.12xlarge in
+			// many projects' notes).
 			head, last := "", name
 			if i := strings.LastIndexByte(name, ' '); i >= 0 {
 				head, last = name[:i+1], name[i+1:]
 			}
-			if p := s.gpuProduct(last); p != "" {
+			digit := name[n-2] >= '0' && name[n-2] <= '9'
+			switch p, single := s.gpuProduct(last), s.gpuProduct(last[:len(last)-1]); {
+			case digit && p != "":
 				name = head + p
-			} else {
+			case digit:
 				name = name[:n-1]
+			case single != "":
+				name = head + single
 			}
 		}
 		name = strings.TrimSuffix(name, " (nvgpu)") // collect_env's Jetson GPU: "Orin (nvgpu)"
