@@ -416,6 +416,15 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "A10G", Count: 8}},
 		},
 		{
+			// Cards counted in words, as bare GeForces are ("dual
+			// 3090s"): "four A10Gs" on a g5.12xlarge, vllm-dev B038's
+			// "two AMD Radeon 7900 xtx cards", corpus #41663's "dual
+			// Intel Arc Pro B70".
+			name: "named cards counted in words",
+			body: "I run it on four A10Gs, and at home on two H100s.",
+			gpus: []GPU{{Name: "A10G", Count: 4}, {Name: "H100", Count: 2}},
+		},
+		{
 			name:  "count on a second mention",
 			title: "trtllm-serve freezes with TP > 1 on L40S",
 			body:  "AWS Instance: g6e.12xlarge (4xl40s), and 8 H100s elsewhere",

@@ -622,10 +622,15 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		if m[3] != "" {
 			g.MemoryGiB, _ = strconv.ParseFloat(m[3], 64)
 		}
-		if m[1] != "" {
+		switch {
+		case m[1] != "":
 			g.Count, _ = strconv.Atoi(strings.TrimRight(strings.TrimSpace(m[1]), "x×* "))
-		} else if m[4] != "" {
+		case m[4] != "":
 			g.Count, _ = strconv.Atoi(m[4])
+		default:
+			// Counted in words, as bare GeForces are ("four A10Gs",
+			// "two H100s").
+			g.Count = countWords[strings.ToLower(lastWord(strings.TrimRight(text[:ix[0]], " \t")))]
 		}
 		key := strings.ToLower(name)
 		if seen[key] {
