@@ -425,6 +425,14 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "A10G", Count: 4}, {Name: "H100", Count: 2}},
 		},
 		{
+			// Intel's workstation cards are "Arc Pro" and a model
+			// (vllm-project/vllm#28770's B60, #41663's and #48327's
+			// "dual Intel Arc Pro B70"), beside the Arc A770.
+			name: "Intel Arc Pro cards",
+			body: "Hardware: dual Intel Arc Pro B70, and an Intel Arc A770 16GB at home.",
+			gpus: []GPU{{Name: "Intel Arc Pro B70", Count: 2}, {Name: "Intel Arc A770", MemoryGiB: 16}},
+		},
+		{
 			name:  "count on a second mention",
 			title: "trtllm-serve freezes with TP > 1 on L40S",
 			body:  "AWS Instance: g6e.12xlarge (4xl40s), and 8 H100s elsewhere",

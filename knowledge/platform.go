@@ -297,7 +297,8 @@ var (
 // names of a vocabulary's hardware words (those with a digit and no
 // wildcard: A100, H800, P40, L40S), the numbered families (RTX 4090,
 // MI300X, RX 7900 XTX or, without its RX, "Radeon 7900 xtx", Intel Arc
-// A770), with an optional count before ("8x", "4*") or after ("A800 * 8")
+// A770 and the workstation Arc Pro B60 and B70, vllm-project/vllm#28770,
+// #41663, #48327), with an optional count before ("8x", "4*") or after ("A800 * 8")
 // and a memory size after ("80GB", "(16GB)").
 // Submatches: 1 count before, 2 name, 3 memory, 4 count after.
 func compileGPUs(hardware map[string][]string) *regexp.Regexp {
@@ -318,7 +319,7 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
-		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc \w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
 // radeonPat is an AMD Radeon named without RX: an APU's ("Radeon 8060S",
