@@ -174,9 +174,12 @@ func fitModel(preds []Prediction, base knowledge.Thresholds, o FitOptions) (*kno
 // inner splits the thresholds are chosen over, the median of theirs
 // (fitModel). With the corpus and docs, the reply threshold fitted on all
 // 95 vllm-dev posts from one split was 0.59 to 0.87 over inner seeds 1 to
-// 6 (c2a46d5 with this constant edited, a build not kept); the median of five splits starting at seeds 17, 1, 7, 30, 50 and 90
-// (`herald kb fit … --inner-seed N`) was 0.79 to 0.87 (the pack alone's
-// 0.90 to 0.96, queue floors 0.01 to 0.04). Choosing on the five splits'
+// 6 (c2a46d5 with this constant edited, a build not kept); the median of
+// five splits starting at seeds 17, 1, 7, 30, 50 and 90 (`herald kb fit …
+// --inner-seed N`) was 0.79 to 0.87 at ff65761 (the pack alone's 0.90 to
+// 0.96, queue floors 0.01 to 0.04), and 0.785 to 0.843 at 160a7b2
+// starting at 17 and 1 to 6 (the pack alone's 0.943 to 0.961). Choosing
+// on the five splits'
 // confidences pooled was as steady with the corpus (0.83 to 0.86) but not
 // with the pack alone (0.85 to 1.00), and with ten splits pooled one
 // start gave 0.63: the lowest threshold under the target can sit in a

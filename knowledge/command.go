@@ -619,7 +619,7 @@ func (cs *commandSet) flagBlocks(mentioned map[string]string) {
 func bareFlagLines(block string) []string {
 	var words []string
 	for _, l := range strings.Split(block, "\n") {
-		l = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "\\"))
+		l = withoutContinuation(l)
 		if l == "" {
 			continue
 		}
@@ -629,6 +629,12 @@ func bareFlagLines(block string) []string {
 		words = append(words, strings.Fields(l)...)
 	}
 	return words
+}
+
+// withoutContinuation returns a line without its blanks and the
+// backslash a shell continues a line with.
+func withoutContinuation(l string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l), "\\"))
 }
 
 // quotedItemsLineRE is a line that holds nothing but quoted strings, as
@@ -681,7 +687,7 @@ func argvLists(block string) [][]string {
 			words = yamlListWords(lines[start:i], len(it[1]))
 		case quotedItemsLineRE.MatchString(lines[i]):
 			for ; i < len(lines) && len(words) < maxArgvWords; i++ {
-				if bare := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(lines[i]), "\\")); strings.HasPrefix(bare, "--") && !strings.ContainsAny(bare, `"'`) {
+				if bare := withoutContinuation(lines[i]); strings.HasPrefix(bare, "--") && !strings.ContainsAny(bare, `"'`) {
 					// An option its writer forgot to quote, among
 					// quoted ones (#17540).
 					words = append(words, strings.Fields(bare)...)

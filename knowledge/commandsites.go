@@ -1204,10 +1204,26 @@ var (
 	// moduleImportRE is a Python import of a module, perhaps under
 	// another name.
 	moduleImportRE = regexp.MustCompile(`(?m)^[ \t]*import[ \t]+([A-Za-z_][\w.]*)(?:[ \t]+as[ \t]+([A-Za-z_]\w*))?`)
-	// qualifierRE is the module name a call is made through: the
-	// "tensorrt_llm." of "tensorrt_llm.LLM(".
-	qualifierRE = regexp.MustCompile(`([A-Za-z_][\w.]*)\.$`)
 )
+
+// qualifier returns the dotted name a call is made through, the text
+// before the call ending in it and a dot: "tensorrt_llm" of "llm =
+// tensorrt_llm.", "" when the text ends otherwise. Like a Python name,
+// it starts with a letter or an underscore.
+func qualifier(before string) string {
+	q, ok := strings.CutSuffix(before, ".")
+	if !ok {
+		return ""
+	}
+	i := len(q)
+	for i > 0 && (isWordByte(q[i-1]) || q[i-1] == '.') {
+		i--
+	}
+	for i < len(q) && !(isWordByte(q[i]) && (q[i] < '0' || q[i] > '9')) {
+		i++ // digits and dots before its first letter
+	}
+	return q[i:]
+}
 
 // otherEngineCall reports whether the API call named class at pos in a
 // script is another serving engine's (the vocabulary's other_engines,
@@ -1226,8 +1242,7 @@ func (s *Schema) otherEngineCall(text string, pos int, class string) bool {
 		return slices.Contains(s.engines.names, strings.ToLower(top))
 	}
 	before := text[:pos]
-	if q := qualifierRE.FindStringSubmatch(before); q != nil {
-		module := q[1]
+	if module := qualifier(before); module != "" {
 		for _, m := range moduleImportRE.FindAllStringSubmatch(before, -1) {
 			if m[2] == module {
 				module = m[1]

@@ -141,3 +141,21 @@ func TestForeignError(t *testing.T) {
 		t.Errorf("another program's failure: %s at %.2f citing %v, want abstain at 0.95 citing nothing", d, conf, cited)
 	}
 }
+
+// TestQualifier: the dotted name a call goes through starts with a
+// letter or an underscore, as a Python name does.
+func TestQualifier(t *testing.T) {
+	t.Parallel()
+	for before, want := range map[string]string{
+		"llm = tensorrt_llm.": "tensorrt_llm",
+		"(a.b.":               "a.b",
+		"x = 9a.":             "a",
+		"vllm 0.":             "",
+		"llm = ":              "",
+		"":                    "",
+	} {
+		if got := qualifier(before); got != want {
+			t.Errorf("qualifier(%q) = %q, want %q", before, got, want)
+		}
+	}
+}

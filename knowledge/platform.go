@@ -471,6 +471,12 @@ var countWords = map[string]int{"dual": 2, "two": 2, "four": 4, "eight": 8}
 // "on"/"with" (在 5090 上, 用 4090), which need no space before the number.
 var cardSuffixesBefore = []string{"张", "块", "在", "用"}
 
+// wordBefore returns the word before offset i of text, past the blanks
+// between them.
+func wordBefore(text string, i int) string {
+	return lastWord(strings.TrimRight(text[:i], " \t"))
+}
+
 // lastWord returns the word that ends text: what follows its last space,
 // bracket or comma (ASCII or full-width).
 func lastWord(text string) string {
@@ -496,7 +502,7 @@ func bareGeForces(text string, read []GPU) []GPU {
 		if end < len(text) && (text[end] == '.' && end+1 < len(text) && text[end+1] >= '0' && text[end+1] <= '9' || text[end] == '/') {
 			continue
 		}
-		word := lastWord(strings.TrimRight(text[:start], " \t"))
+		word := wordBefore(text, start)
 		// The title is scanText's first line; a number that opens it,
 		// after any template tag, is what the post is about.
 		titleHead := !strings.Contains(text[:start], "\n") && stripTitleTemplate(text[:start]) == ""
@@ -608,14 +614,14 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			if i := strings.LastIndexByte(name, ' '); i >= 0 {
 				head, last = name[:i+1], name[i+1:]
 			}
-			digit := name[n-2] >= '0' && name[n-2] <= '9'
-			switch p, single := s.gpuProduct(last), s.gpuProduct(last[:len(last)-1]); {
-			case digit && p != "":
+			if digit := name[n-2] >= '0' && name[n-2] <= '9'; digit {
+				if p := s.gpuProduct(last); p != "" {
+					name = head + p
+				} else {
+					name = name[:n-1]
+				}
+			} else if p := s.gpuProduct(last[:len(last)-1]); p != "" {
 				name = head + p
-			case digit:
-				name = name[:n-1]
-			case single != "":
-				name = head + single
 			}
 		}
 		name = strings.TrimSuffix(name, " (nvgpu)") // collect_env's Jetson GPU: "Orin (nvgpu)"
@@ -631,7 +637,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		default:
 			// Counted in words, as bare GeForces are ("four A10Gs",
 			// "two H100s").
-			g.Count = countWords[strings.ToLower(lastWord(strings.TrimRight(text[:ix[0]], " \t")))]
+			g.Count = countWords[strings.ToLower(wordBefore(text, ix[0]))]
 		}
 		key := strings.ToLower(name)
 		if seen[key] {

@@ -323,12 +323,12 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc = readMarkdownBounded(body)
 	}
 	for i, l := range doc.prose {
-		l = unticked(l)
-		// Asterisks a rich-text editor escaped are the ones its writer
-		// typed for bold ("\*\*Qwen3-8B\*\*"): read away as rendered
-		// bold is (unstrong).
-		escapedBold := strings.Contains(l, `\*`)
-		if l = unescapeMarkdown(l); escapedBold {
+		l = unescapeMarkdown(unticked(l))
+		if f != FormatHTML {
+			// Markdown's bold, typed as such or escaped by a rich-text
+			// editor that wrote what its writer typed for bold
+			// ("\*\*Qwen3-8B\*\*"), reads as rendered bold does; cooked
+			// HTML has none left.
 			l = unstrong(l)
 		}
 		doc.prose[i] = dropPlaceholders(l)
@@ -591,7 +591,7 @@ func readMarkdown(src string) *document {
 	})
 	doc.prose = splitLines(prose.String())
 	for i, l := range doc.prose {
-		doc.prose[i] = unstrong(unimage(l))
+		doc.prose[i] = unimage(l)
 	}
 	return doc
 }

@@ -121,13 +121,18 @@ func withoutFenceInfo(s string) string {
 	if !strings.Contains(s, "```") && !strings.Contains(s, "~~~") {
 		return s
 	}
-	return fenceInfoRE.ReplaceAllStringFunc(s, func(line string) string {
-		m := fenceInfoRE.FindStringSubmatch(line)
-		if code := gluedCode(line[len(m[1]):]); code != "" {
-			return m[1] + "\n" + code
+	var b strings.Builder
+	last := 0
+	for _, m := range fenceInfoRE.FindAllStringSubmatchIndex(s, -1) {
+		// m[3] ends the fence's marks, m[1] its info string.
+		b.WriteString(s[last:m[3]])
+		if code := gluedCode(s[m[3]:m[1]]); code != "" {
+			b.WriteString("\n" + code)
 		}
-		return m[1]
-	})
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Rank scores candidates against the facts of a post and returns them best

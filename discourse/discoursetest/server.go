@@ -491,10 +491,12 @@ func codeBlocksAsFences(raw string) string {
 		case closeAt[i] > i:
 			out = append(out, fenced(lines[i+1:closeAt[i]])...)
 			i = closeAt[i]
-		case bbcodeInlineRE.MatchString(l):
-			out = append(out, fenced([]string{bbcodeInlineRE.FindStringSubmatch(l)[1]})...)
 		default:
-			out = append(out, l)
+			if inline := bbcodeInlineRE.FindStringSubmatch(l); inline != nil {
+				out = append(out, fenced([]string{inline[1]})...)
+			} else {
+				out = append(out, l)
+			}
 		}
 	}
 	return strings.Join(out, "\n")
