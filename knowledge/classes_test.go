@@ -1220,6 +1220,20 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// An option of docker run or podman run followed by another
+			// option takes no value, whether it is one docker's pages list
+			// or not: switches grouped ("-itd", vllm-project/vllm#17609)
+			// and podman's own (--replace, #34573's comment).
+			name: "a container runtime's switches",
+			body: "```\ndocker run -itd --gpus \"device=4,5,6,7\" --shm-size 32g vllm/vllm-openai:v0.8.5 --model m/a\npodman run -d --replace --name vllm --ipc=host docker.io/vllm/vllm-openai-rocm:v0.20.0 --config /app/config.yaml\n```",
+			commands: []string{
+				"docker run vllm/vllm-openai:v0.8.5 --gpus=device=4,5,6,7 --shm-size=32g -itd",
+				"vllm serve --model=m/a",
+				"podman run docker.io/vllm/vllm-openai-rocm:v0.20.0 --ipc=host --name=vllm --replace -d",
+				"vllm serve --config=/app/config.yaml",
+			},
+		},
+		{
 			// Launch scripts keep the server's flags in a quoted variable,
 			// over several lines or grown line by line, and expand it into
 			// the command (corpus vllm-project/vllm#13143; cluster scripts

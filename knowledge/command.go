@@ -1088,10 +1088,33 @@ func writeWordPart(b *strings.Builder, p syntax.WordPart) {
 	}
 }
 
+// dockerBoolFlags are the options of docker run and podman run that take
+// no value (their reference pages); dockerBool also knows their grouped
+// short forms.
 var dockerBoolFlags = map[string]bool{
-	"--rm": true, "-d": true, "--detach": true, "-i": true, "-t": true, "-it": true, "-ti": true,
+	"--rm": true, "-d": true, "--detach": true, "-i": true, "-t": true,
 	"--privileged": true, "--init": true, "--interactive": true, "--tty": true, "-P": true,
-	"--publish-all": true, "--read-only": true,
+	"--publish-all": true, "--read-only": true, "--no-healthcheck": true,
+	"--oom-kill-disable": true, "-q": true, "--quiet": true,
+	// podman run's own.
+	"--replace": true, "--rmi": true, "--read-only-tmpfs": true, "--no-hosts": true,
+	"--env-host": true,
+}
+
+// dockerShortGroupRE is a group of docker run's single-letter switches
+// ("-it", "-dit", "-itd").
+var dockerShortGroupRE = regexp.MustCompile(`^-[dit]{2,3}$`)
+
+// dockerBool reports whether the container runtime's option a takes no
+// value. next is the word after it: an option ("--replace --name x",
+// podman's; "-itd --gpus …") is never a value, whatever the option, so an
+// option this list lacks does not swallow the next (vllm-project/vllm#17609,
+// #34573).
+func dockerBool(a, next string) bool {
+	if dockerBoolFlags[a] || dockerShortGroupRE.MatchString(a) {
+		return true
+	}
+	return strings.HasPrefix(next, "-") && len(next) > 1 && !isNumber(next[1:])
 }
 
 // buildCommand turns the words of one simple command into Commands: the
@@ -1279,7 +1302,7 @@ func dockerRun(name string, args []string, env map[string]string, s *Schema) []C
 			i++
 			continue
 		}
-		if dockerBoolFlags[a] || i+1 >= len(args) {
+		if i+1 >= len(args) || dockerBool(a, args[i+1]) {
 			c.Flags[normFlag(a)] = ""
 			i++
 			continue

@@ -308,7 +308,7 @@ func dockerRunWords(words []string, s *Schema) string {
 	for i := 2; i < len(words); i++ {
 		w := words[i]
 		if strings.HasPrefix(w, "-") {
-			if !strings.Contains(w, "=") && !dockerBoolFlags[w] {
+			if !strings.Contains(w, "=") && (i+1 >= len(words) || !dockerBool(w, words[i+1])) {
 				i++ // the option's value
 			}
 			continue
