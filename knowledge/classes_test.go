@@ -1220,6 +1220,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A full stop ends a sentence, not the word before it: a
+			// version's local label (agentica-project/verl-pipeline#3), a
+			// command's last value, a variable's value, an image's tag.
+			name:     "full stops after the last word",
+			body:     "I'm currently using vllm==0.7.3.dev164+g54ed913f.\n\nexport MODEL_PATH=/data/Qwen2.5-32B-Instruct.\n\nI ran python3 -m vllm.entrypoints.openai.api_server --model $MODEL_PATH --cpu-offload-gb 30. It has no effect.\n\nThe container is nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.",
+			versions: map[string]string{"vllm": "0.7.3.dev164+g54ed913f", "tensorrt-llm": "1.2.0rc2"},
+			models:   []string{"/data/Qwen2.5-32B-Instruct"},
+			commands: []string{"vllm serve --cpu-offload-gb=30 --model=/data/Qwen2.5-32B-Instruct"},
+		},
+		{
 			// An option of docker run or podman run followed by another
 			// option takes no value, whether it is one docker's pages list
 			// or not: switches grouped ("-itd", vllm-project/vllm#17609)

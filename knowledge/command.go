@@ -761,6 +761,7 @@ func (cs *commandSet) proseCommands() {
 		}
 	}
 	for _, l := range joinFlagLines(joinContinuations(doc.prose, cs.s)) {
+		l = withoutFullStop(l)
 		if starts := embeddedStarts(l, s); len(starts) > 0 && (starts[0] > 0 || sentenceLike(l)) {
 			// A command inside a sentence or after a label: "Running
 			// vllm serve x --max-model-len 4096 gives ...". The first

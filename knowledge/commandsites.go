@@ -246,6 +246,11 @@ func proseCommandWords(text string, s *Schema) string {
 		if t := strings.TrimRight(w, ",;.:)!?"); strings.HasSuffix(t, "`") {
 			last, w = true, strings.TrimRight(t, "`")
 		}
+		// So does a full stop that ends the sentence before another
+		// ("--port 8000. Then it fails").
+		if n := len(w); n >= 2 && w[n-1] == '.' && isAlnum(w[n-2]) && i+2 < len(words) && startsUpper(words[i+2]) {
+			last, w = true, w[:n-1]
+		}
 		// So does the CJK text of the sentence, glued to the last word
 		// ("--model /workspace。。。的时候，仍然出现了报错",
 		// QwenLM/Qwen3-VL#348; "--gpu-memory-utilization 0.9部署成功了",
@@ -1428,3 +1433,7 @@ func sentenceLike(l string) bool {
 // --max-model-len 40960 을 실행하면 …"), whose words are no arguments.
 // A path with such a name in it ("/data/模型/qwen") starts otherwise.
 var cjkWordRE = regexp.MustCompile(`\s[` + cjkRunes + `]`)
+
+// startsUpper reports whether w begins with a capital letter, as the
+// sentence after a full stop does.
+func startsUpper(w string) bool { return w != "" && w[0] >= 'A' && w[0] <= 'Z' }

@@ -81,6 +81,18 @@ var (
 	shellQuotedAssignRE = regexp.MustCompile(`^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(["'])(.*)$`)
 )
 
+// withoutFullStop returns a line without the full stop that ends its
+// sentence: "I set export MODEL=/data/Qwen2.5-32B." and "… --cpu-offload-gb
+// 30." name the path and 30. A dot after a space or a slash is a word of
+// its own ("pip install -e ."), and an ellipsis is no full stop.
+func withoutFullStop(l string) string {
+	t := strings.TrimRight(l, " \t")
+	if n := len(t); n >= 2 && t[n-1] == '.' && isAlnum(t[n-2]) {
+		return t[:n-1]
+	}
+	return l
+}
+
 // maxVarLines bounds the lines one quoted value may run over.
 const maxVarLines = 40
 
@@ -100,7 +112,7 @@ func shellVars(doc *document) map[string]string {
 	lines := doc.lines()
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if m := shellAssignRE.FindStringSubmatch(l); m != nil && !strings.HasPrefix(m[2], "-") {
+		if m := shellAssignRE.FindStringSubmatch(withoutFullStop(l)); m != nil && !strings.HasPrefix(m[2], "-") {
 			vars[m[1]], written[m[1]] = m[2], m[2]
 			continue
 		}

@@ -93,6 +93,11 @@ var hubImageRE = regexp.MustCompile(`(^|[^\w./-])(vllm/vllm-openai)`)
 // 0.5B" is a size).
 var proseVersionRE = regexp.MustCompile(`(^|[\s(])((?i:vllm)) (v?\d+\.\d+(?:\.\d+)*(?:\.post\d+)?)($|[ \t])`)
 
+// bareSentenceRE is a line of prose that ends in a word and not in a
+// full stop: its last word ends in a letter or digit and the line has
+// words of prose before it (a space).
+var bareSentenceRE = regexp.MustCompile(`^[A-Za-z][^\n]* \S*[\p{L}\d]$`)
+
 // composableRE is a command line a Compose service can run: vllm serve,
 // or the API server's module run by Python.
 var composableRE = regexp.MustCompile(`^(?:vllm serve|python3? -m vllm\.entrypoints\.openai\.api_server) `)
@@ -318,6 +323,23 @@ var perturbations = []struct {
 				return l
 			}
 			return "Command: " + strings.TrimSpace(l)
+		})
+	}},
+	// A full stop after each sentence that ends without one, as careful
+	// writers punctuate what others leave bare ("I'm using
+	// vllm==0.7.3.dev164+g54ed913f.", agentica-project/verl-pipeline#3):
+	// the last word of a sentence is the same word with its full stop.
+	// Lines that are not sentences are left: indented code, headings,
+	// tables, tags, a label and its value ("ROCM used to build PyTorch:
+	// N/A", an environment report pasted outside a fence), and lines of
+	// code or of a log.
+	{"full-stops", func(s string) string {
+		return mapProse(s, func(l string) string {
+			t := strings.TrimSpace(l)
+			if t == "" || strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.ContainsAny(t[:1], "#|<>`$[{}") || strings.Contains(t, ": ") || !bareSentenceRE.MatchString(t) || strings.Contains(t, "  ") {
+				return l
+			}
+			return strings.TrimRight(l, " \t") + "."
 		})
 	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.

@@ -8,8 +8,9 @@ import (
 )
 
 // versionRE is a release version: 0.24.0, 0.6.3.post1, 0.8.0rc3.dev31+g61f41218,
-// 2.4.0+cu121, 0.24.0+rocm725.
-const versionPat = `v?(\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev|post|dev)\d*)*(?:\.dev\d+)?(?:\+[\w.]+)?)`
+// 2.4.0+cu121, 0.24.0+rocm725. A local label's dots join its parts, so a
+// full stop after it ends the sentence ("vllm==0.7.3.dev164+g54ed913f.").
+const versionPat = `v?(\d+\.\d+(?:\.\d+)*(?:(?:a|b|rc|\.post|\.dev|post|dev)\d*)*(?:\.dev\d+)?(?:\+\w+(?:\.\w+)*)?)`
 
 var (
 	// "vllm -v" / "vllm --version" on one line, the version on the next.
@@ -53,8 +54,9 @@ const (
 )
 
 var (
-	// "name==1.2.3", "name=1.2.3" (pip freeze, conda, requirements).
-	pinRE = regexp.MustCompile(`(?:^|[\s(,;` + "`" + `'"])([A-Za-z][\w.-]*[A-Za-z0-9])\s*={1,2}\s*` + versionPat + `(?:[\s,;)` + "`" + `'"]|$)`)
+	// "name==1.2.3", "name=1.2.3" (pip freeze, conda, requirements), a
+	// sentence's full stop after it or not.
+	pinRE = regexp.MustCompile(`(?:^|[\s(,;` + "`" + `'"])([A-Za-z][\w.-]*[A-Za-z0-9])\s*={1,2}\s*` + versionPat + `\.?(?:[\s,;)` + "`" + `'"]|$)`)
 	// A pip list / conda list row or a bullet: "vllm      0.9.2",
 	// "- triton-windows 3.8.0.post28".
 	listRowRE = regexp.MustCompile(`^\s*(?:[-*•]\s+)?([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s{2,}|\s+(?:[-*]\s*)?|\s*[:|]\s*)` + versionPat + `(?:\s+\S+)?\s*$`)
@@ -69,7 +71,7 @@ var (
 	labelledRE = regexp.MustCompile(`(?i)(?:^|[\s(,;` + "`" + cjkRunes + `])([A-Za-z][\w.-]*[A-Za-z0-9])(?:\s*の?\s*(?:version|版本|버전|バージョン|ver\.?)\s*(?:is|是|为|為|은|는|は|が|:|=)?|\s*:)\s*['"` + "`" + `]?` + versionPat + `\b`)
 	// An image reference with a version tag: vllm/vllm-openai:v0.8.3,
 	// ghcr.io/x/vllm:v0.8.1, nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc2.
-	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)(?:[\s)\]` + "`" + `'",]|$)`)
+	imageTagRE = regexp.MustCompile(`(?:^|[\s(\[` + "`" + `'"=])((?:[\w.-]+/)*[\w.-]+):v?(\d+\.\d+[\w.+-]*?)\.?(?:[\s)\]` + "`" + `'",]|$)`)
 	driverRE   = regexp.MustCompile(`(?i)\b(?:NVIDIA |Nvidia )?driver version\s*:?\s*(\d{3}\.\d+(?:\.\d+)?)`)
 	nvccRE     = regexp.MustCompile(`(?i)\bCuda compilation tools, release (\d+\.\d+)`)
 	// "Python: 3.12", "Python 3.11.13", "Python version: 3.12.13"; not
