@@ -342,6 +342,108 @@ var perturbations = []struct {
 			return strings.TrimRight(l, " \t") + "."
 		})
 	}},
+	// Each fenced command that runs vllm written on one line, its
+	// backslash-continued lines joined, as people paste what they typed.
+	{"commands-on-one-line", func(s string) string {
+		return rewriteFencedCommands(s, func(words []string) string { return strings.Join(words, " ") })
+	}},
+	// The same with each option on a line of its own behind a backslash,
+	// as guides and scripts set a long command out.
+	{"commands-continued", func(s string) string {
+		return rewriteFencedCommands(s, func(words []string) string {
+			var b strings.Builder
+			for i, w := range words {
+				if i > 0 && strings.HasPrefix(w, "--") {
+					b.WriteString(" \\\n    ")
+				} else if i > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString(w)
+			}
+			return b.String()
+		})
+	}},
+	// Long options written with underscores, which vLLM's parser takes
+	// as the same options ("--max_model_len 4096"), as Python users type
+	// them.
+	{"underscore-options", func(s string) string {
+		return rewriteFencedCommands(s, func(words []string) string {
+			for i, w := range words {
+				if strings.HasPrefix(w, "--") && !strings.Contains(w, "=") {
+					words[i] = "--" + strings.ReplaceAll(w[2:], "-", "_")
+				}
+			}
+			return strings.Join(words, " ")
+		})
+	}},
+	// A number given to an option after "=" rather than a space
+	// ("--max-model-len=4096"), as argparse reads both.
+	{"option-equals-number", func(s string) string {
+		return rewriteFencedCommands(s, func(words []string) string {
+			var out []string
+			for i := 0; i < len(words); i++ {
+				if strings.HasPrefix(words[i], "--") && !strings.Contains(words[i], "=") && i+1 < len(words) && numberRE.MatchString(words[i+1]) {
+					out = append(out, words[i]+"="+words[i+1])
+					i++
+					continue
+				}
+				out = append(out, words[i])
+			}
+			return strings.Join(out, " ")
+		})
+	}},
+	// A model id in a sentence set as code rather than bold, as posters
+	// mark names ("I serve `Qwen/Qwen3-8B` on two GPUs"). A line with
+	// options or a server's run is a command, where backticks would be
+	// the shell's; a label's line is a report's ("ROCM used to build
+	// PyTorch: N/A").
+	{"model-ids-as-code", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.Contains(l, " -") || strings.Contains(l, "serve ") || strings.Contains(l, ": ") {
+				return l // indented code, a command, a label and its value
+			}
+			return outsideSpans(l, func(t string) string { return modelIDRE.ReplaceAllString(t, "$1`$2`$3") })
+		})
+	}},
+	// A version stated in a sentence after its package set as code, the
+	// version alone or with its package ("vllm `0.8.5`", "`vLLM v0.10.1`").
+	{"versions-as-code", func(s string) string {
+		n := 0
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(strings.TrimSpace(l), ">") {
+				return l
+			}
+			return outsideSpans(l, func(t string) string {
+				return proseVersionRE.ReplaceAllStringFunc(t, func(m string) string {
+					sm := proseVersionRE.FindStringSubmatch(m)
+					n++
+					if n%2 == 0 {
+						return sm[1] + "`" + sm[2] + " " + sm[3] + "`" + sm[4]
+					}
+					return sm[1] + sm[2] + " `" + sm[3] + "`" + sm[4]
+				})
+			})
+		})
+	}},
+	// The package's name spelt as people spell it in a sentence: "vLLM",
+	// "vllm", "VLLM", in turn; names it is part of ("vllm-openai",
+	// "vllm/", "vllm serve") are left.
+	{"package-name-case", func(s string) string {
+		n := 0
+		spellings := []string{"vLLM", "vllm", "VLLM"}
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.Contains(l, " --") {
+				return l // indented code, a command
+			}
+			return outsideSpans(l, func(t string) string {
+				return packageWordRE.ReplaceAllStringFunc(t, func(m string) string {
+					sm := packageWordRE.FindStringSubmatch(m)
+					n++
+					return sm[1] + spellings[n%3] + sm[3]
+				})
+			})
+		})
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
@@ -745,6 +847,52 @@ var logBlockRE = regexp.MustCompile(`(?m)Traceback \(most recent call last\)|^(?
 // ("vllm  | INFO …"), which no prompt precedes, nor a Python assignment
 // to a name like a program's (`vllm = LLM(…)`, corpus #5723).
 var promptableRE = regexp.MustCompile(`^(?:vllm|python3?|docker|pip3?|torchrun|CUDA_VISIBLE_DEVICES=\S+\s+\S+)\s+[^\s|=]`)
+
+// modelIDRE is a model id in a sentence, organisation and name of two
+// characters or more each, for the model-ids-as-code perturbation.
+var modelIDRE = regexp.MustCompile(`(^|\s)([A-Za-z][\w.-]+/[\w.-]*[A-Za-z0-9])($|\s)`)
+
+// packageWordRE is the package's name as a word of a sentence: not part
+// of a path, an image or a module ("vllm.entrypoints"), nor the program
+// a command runs ("vllm serve …", where case matters).
+var packageWordRE = regexp.MustCompile(`(^|[\s(])((?i:vllm))([,;:)]|\s(?:[^s]|$)|\.\s|\.$|$)`)
+
+// numberRE is a plain number, for the option-equals-number perturbation.
+var numberRE = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
+
+// vllmCommandRE is a command line that runs vLLM's server, for the
+// perturbations that rewrite one.
+var vllmCommandRE = regexp.MustCompile(`^(?:vllm serve|python3? -m vllm\.entrypoints\.openai\.api_server)\s`)
+
+// rewriteFencedCommands rewrites each fenced command line that runs
+// vLLM's server, with the lines backslashes continue it over, by fn over
+// its words. A command holding a shell's syntax (quotes, variables,
+// redirections, comments) or followed by a line a terminal wrapped is
+// left alone: its words are not its arguments.
+func rewriteFencedCommands(s string, fn func(words []string) string) string {
+	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+		lines := strings.Split(block, "\n")
+		for i := 1; i < len(lines)-1; i++ {
+			if !vllmCommandRE.MatchString(strings.TrimSpace(lines[i])) || strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") {
+				continue
+			}
+			end, text := i, ""
+			for ; end < len(lines)-1; end++ {
+				body, more := strings.CutSuffix(strings.TrimSpace(lines[end]), "\\")
+				text += " " + body
+				if !more {
+					break
+				}
+			}
+			if end == len(lines)-1 || strings.ContainsAny(text, "\\'\"`$#|&;<>(){}[]*") || wrapTailRE.MatchString(lines[end+1]) {
+				continue
+			}
+			lines[i] = fn(strings.Fields(text))
+			lines = append(lines[:i+1], lines[end+1:]...)
+		}
+		return strings.Join(lines, "\n")
+	})
+}
 
 // prefixCommandLines puts the prefixes, in turn, before each line of a
 // fence that starts matches and that no backslash continues from the line

@@ -136,8 +136,10 @@ func compilePackages(names []string) compiledPackages {
 	// 5090", "deploy … using vllm (v0.8.5 and v0.8.5.post1)" in vLLM
 	// issues; "Docker + vLLM（0.20.1）", "vllm（0.2.5）" in Chinese notes,
 	// whose brackets are full-width), or after a CJK "is" ("vllm是0.9.1",
-	// "vLLMは0.10.2を使っています").
-	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*={1,2}\s*|\s*:\s*|\s+is\s+|\s*[(（]\s*|\s*(?:是|为|は)\s*|\s+|-)?` + versionPat + `\b`)
+	// "vLLMは0.10.2を使っています"), or set as code after the name
+	// ("vllm `0.8.1`", vllm-project/vllm#16128; the versions-as-code
+	// perturbation).
+	c.stated = regexp.MustCompile(`(?i)(?:^|[^\w.\-/\\])(` + strings.Join(alts, "|") + `)(?:\s+version)?(?:\s*={1,2}\s*|\s*:\s*|\s+is\s+|\s*[(（]\s*|\s*(?:是|为|は)\s*|\s+` + "`" + `|\s+|-)?` + versionPat + `\b`)
 	return c
 }
 
