@@ -131,6 +131,38 @@ var perturbations = []struct {
 			return "- " + l
 		})
 	}},
+	// The same as numbered steps ("1. I install vllm 0.8.5", "2. vllm
+	// serve … fails"), as posters number what they did.
+	{"prose-as-numbered-steps", func(s string) string {
+		n := 0
+		return mapProse(s, func(l string) string {
+			if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") || strings.ContainsAny(t[:1], "#-*>|<[") || numberedRE.MatchString(t) {
+				return l
+			}
+			n++
+			return fmt.Sprintf("%d. %s", n, l)
+		})
+	}},
+	// Each fenced command's environment settings exported on lines of
+	// their own before it ("export CUDA_VISIBLE_DEVICES=0,1" then "vllm
+	// serve …"), as scripts set them, rather than before the program.
+	{"env-as-exports", func(s string) string {
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				m := exportableRE.FindStringSubmatch(lines[i])
+				if m == nil || strings.HasSuffix(strings.TrimSpace(lines[i-1]), "\\") {
+					continue
+				}
+				var exports []string
+				for _, a := range strings.Fields(m[1]) {
+					exports = append(exports, "export "+a)
+				}
+				lines[i] = strings.Join(exports, "\n") + "\n" + m[2]
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// Two blank lines where there was one, as some editors paste.
 	{"blank-lines-doubled", func(s string) string {
 		return mapProse(s, func(l string) string {
@@ -856,6 +888,14 @@ var modelIDRE = regexp.MustCompile(`(^|\s)([A-Za-z][\w.-]+/[\w.-]*[A-Za-z0-9])($
 // of a path, an image or a module ("vllm.entrypoints"), nor the program
 // a command runs ("vllm serve …", where case matters).
 var packageWordRE = regexp.MustCompile(`(^|[\s(])((?i:vllm))([,;:)]|\s(?:[^s]|$)|\.\s|\.$|$)`)
+
+// numberedRE is a line numbered as a list item ("1. ", "2) ").
+var numberedRE = regexp.MustCompile(`^\d+[.)]\s`)
+
+// exportableRE is a command line that sets plain environment variables
+// before its program (vllm, python, torchrun), for the env-as-exports
+// perturbation: the settings and the rest.
+var exportableRE = regexp.MustCompile(`^((?:[A-Z][A-Z0-9_]*=[^\s'"$` + "`" + `\\]+\s+)+)((?:vllm|python3?|torchrun)\s.*)$`)
 
 // numberRE is a plain number, for the option-equals-number perturbation.
 var numberRE = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
