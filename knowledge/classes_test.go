@@ -1275,6 +1275,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The same description copied from k9s's pane, framed by its
+			// bars and padded to its width (vllm-project/vllm#18163): the
+			// frame is no part of the lines. A table's bars, which only
+			// some lines carry, stay.
+			name:     "a terminal UI's frame around a description",
+			body:     "```\n│     Image:         vllm/vllm-openai:v0.8.5                      │\n│     Args:                                                       │\n│       --model                                                   │\n│       meta-llama/Llama-3.1-8B-Instruct                          │\n│       --max-model-len                                           │\n│       32768                                                     │\n│     State:          Running                                     │\n```",
+			commands: []string{"vllm serve --max-model-len=32768 --model=meta-llama/Llama-3.1-8B-Instruct"},
+			versions: map[string]string{"vllm": "0.8.5"},
+		},
+		{
 			// YAML folds a plain scalar's lines into one string, so
 			// Compose files write the image's arguments one a line under
 			// a bare "command:" (vllm-project/vllm#3416; Compose files

@@ -476,6 +476,23 @@ var perturbations = []struct {
 			})
 		})
 	}},
+	// Each fenced block copied from a terminal UI's pane, as k9s frames
+	// a pod's description (vllm-project/vllm#18163): a bar before each
+	// line and, after padding to the pane's width, one after it. A post
+	// with raw HTML is left: a fence inside <details> is prose to
+	// CommonMark, and the frame is read off code blocks only.
+	{"terminal-ui-frame", func(s string) string {
+		if strings.Contains(s, "<details") || strings.Contains(s, "<summary") {
+			return s
+		}
+		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+			lines := strings.Split(block, "\n")
+			for i := 1; i < len(lines)-1; i++ {
+				lines[i] = fmt.Sprintf("│ %-100s │", lines[i])
+			}
+			return strings.Join(lines, "\n")
+		})
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {

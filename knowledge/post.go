@@ -186,6 +186,43 @@ func withoutViewerPrefix(block string) string {
 	return strings.Join(lines, "\n")
 }
 
+// withoutFrame returns a code block without the frame a terminal UI drew
+// around it, when every non-blank line of it starts with the frame's bar:
+// k9s's describe view ("│     Args:" then "│       --model", its lines
+// padded to the right border; vllm-project/vllm#18163). A block only some
+// of whose lines start with a bar (a table, rich's traceback box under its
+// "╭─" top) keeps them. Prose is left alone: a rich traceback pasted
+// outside a fence is read with its bars (errors.go).
+func withoutFrame(block string) string {
+	lines := strings.Split(block, "\n")
+	n := 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "│") {
+			return block
+		}
+		n++
+	}
+	if t := strings.TrimSpace(block); n < 2 && !strings.HasSuffix(t, "│") || len(t) < len("││") {
+		return block // one line is framed only by bars on both sides
+	}
+	for i, l := range lines {
+		_, rest, ok := strings.Cut(l, "│")
+		if !ok {
+			continue
+		}
+		if r := strings.TrimRight(rest, " \t"); strings.HasSuffix(r, "│") {
+			rest = strings.TrimSuffix(r, "│")
+		}
+		// The space the frame pads its bar with is the frame's.
+		lines[i] = strings.TrimRight(strings.TrimPrefix(rest, " "), " \t")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // stripViewerRuns strips the log-viewer prefix from each run of two or
 // more consecutive lines that carry one viewer's and source's prefix: a
 // log pasted outside a fence, or inside raw HTML (<details>) that keeps
@@ -334,7 +371,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 		doc.prose[i] = dropPlaceholders(l)
 	}
 	for i, c := range doc.code {
-		doc.code[i] = withoutViewerPrefix(c)
+		doc.code[i] = withoutViewerPrefix(withoutFrame(c))
 	}
 	stripViewerRuns(doc.prose)
 	doc.title = titleText(p.Title)
