@@ -636,7 +636,7 @@ func TestReadingClasses(t *testing.T) {
 				for _, c := range f.Commands {
 					runs = append(runs, c.String())
 				}
-				want := []string{"uv pip install --pre=vllm==0.10.1+gptoss", "vllm serve openai/gpt-oss-20b", "vllm serve Qwen/Qwen3.5-4B --port=8020", "pip install vllm transformers"}
+				want := []string{"uv pip install vllm==0.10.1+gptoss --pre", "vllm serve openai/gpt-oss-20b", "vllm serve Qwen/Qwen3.5-4B --port=8020", "pip install vllm transformers"}
 				if !slices.Equal(runs, want) {
 					t.Errorf("commands = %q, want %q", runs, want)
 				}
@@ -1185,7 +1185,7 @@ func TestReadingClasses(t *testing.T) {
 			body: "```\ndocker run --gpus all --entrypoint /bin/bash vllm/vllm-openai:v0.12.0 -c \"rm -rf /dev/shm/x && pip install -U transformers --pre && python3 -m vllm.entrypoints.openai.api_server --model /model --max-model-len 4096\"\ndocker run --gpus all --entrypoint python3 vllm/vllm-openai:v0.5.2 -m vllm.entrypoints.openai.api_server --model m/a --port 5509\ndocker run -it --rm --entrypoint bash vllm/vllm-openai:latest\n```",
 			commands: []string{
 				"docker run vllm/vllm-openai:v0.12.0 --entrypoint=/bin/bash --gpus=all",
-				"pip install --pre -U=transformers",
+				"pip install transformers --pre -U",
 				"vllm serve --max-model-len=4096 --model=/model",
 				"docker run vllm/vllm-openai:v0.5.2 --entrypoint=python3 --gpus=all",
 				"vllm serve --model=m/a --port=5509",
@@ -1218,6 +1218,15 @@ func TestReadingClasses(t *testing.T) {
 				"docker run vllm-xpu-env --device=/dev/dri --network=host -it",
 				"vllm serve --max-model-len=8192 --model=THUDM/GLM-4.1V-9B-Thinking",
 			},
+		},
+		{
+			// pip's switches take no value, so the package after them is
+			// what it installs: the installation template's "pip install
+			// -vvv vllm" (vllm-dev C2-021, corpus #3827 and six more), -U
+			// (#9515), uv's --pre (#22519).
+			name:     "pip's switches before the package",
+			body:     "```sh\npip install -vvv vllm\npip install -U --no-cache-dir vllm\nuv pip install --pre vllm==0.10.1+gptoss\npip install -r requirements.txt\n```",
+			commands: []string{"pip install vllm -vvv", "pip install vllm --no-cache-dir -U", "uv pip install vllm==0.10.1+gptoss --pre", "pip install -r=requirements.txt"},
 		},
 		{
 			// A full stop ends a sentence, not the word before it: a
@@ -1270,7 +1279,7 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{
 				"vllm serve --model=deepseek-ai/DeepSeek-R1-Distill-Llama-8B --port=8000",
 				"vllm serve --max-model-len=8192 --model=m/b",
-				"pip install -U=transformers",
+				"pip install transformers -U",
 				"vllm serve m/c --port=8000",
 			},
 		},

@@ -1412,7 +1412,7 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 			i++
 			continue
 		}
-		if p.isBoolean(k) || i+1 >= len(args) {
+		if p.isBoolean(k) || pipSwitch(program, k) || i+1 >= len(args) {
 			c.Flags[k] = ""
 			continue
 		}
@@ -1430,6 +1430,34 @@ func parseArgs(program string, args []string, p *Program, s *Schema) Command {
 		i++
 	}
 	return c
+}
+
+// pipSwitches are pip's install options that take no value (pip's
+// reference: pip install and its general options; uv pip takes the same).
+// pip is no program of a pack, so without them an option before the
+// package takes the package for its value: the installation template's
+// "pip install -vvv vllm" (vllm-dev C2-021, corpus #3827, #5631 and four
+// more), "pip install -U vllm" (#9515), "uv pip install --pre
+// vllm==0.10.1+gptoss" (#22519).
+var pipSwitches = map[string]bool{
+	"-U": true, "--upgrade": true, "--pre": true, "--user": true, "--no-deps": true,
+	"--force-reinstall": true, "--no-cache-dir": true, "--no-build-isolation": true,
+	"--break-system-packages": true, "-I": true, "--ignore-installed": true,
+	"--verbose": true, "--quiet": true, "--isolated": true, "--no-index": true,
+	"--system": true,
+}
+
+// pipVerbosityRE is pip's -v and -q, repeated for more ("-vvv").
+var pipVerbosityRE = regexp.MustCompile(`^-(?:v+|q+)$`)
+
+// pipSwitch reports whether flag is a switch of pip's (or uv's, whose
+// "uv pip" takes pip's options).
+func pipSwitch(program, flag string) bool {
+	switch program {
+	case "pip", "pip3", "uv":
+		return pipSwitches[flag] || pipVerbosityRE.MatchString(flag)
+	}
+	return false
 }
 
 // isElision reports whether a word is an ellipsis, three or more dots or

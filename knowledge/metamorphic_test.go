@@ -493,6 +493,17 @@ var perturbations = []struct {
 			return strings.Join(lines, "\n")
 		})
 	}},
+	// A command line written between paragraphs set as inline code
+	// ("`vllm serve m --port 8000`"), as posters mark a command they
+	// do not fence.
+	{"command-lines-as-inline-code", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if !labelableCommandRE.MatchString(l) || strings.Contains(l, "`") || strings.HasSuffix(strings.TrimSpace(l), "\\") {
+				return l
+			}
+			return "`" + strings.TrimSpace(l) + "`"
+		})
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
