@@ -23,11 +23,18 @@ import (
 // and a line that is [/code] alone closes the block, nested clean
 // [code] lines counting as in brackets; an unclosed tag is text. Lines
 // inside a Markdown fence are code, so a [code] there stays as written.
-// [code] inside a quote or a list item is left as it is.
+// [code] inside a quote or a list item is left as it is. The tags of
+// the blocks that hold Markdown ([quote], [details], [spoiler]) end the
+// paragraph above them, as they do for Discourse.
 var (
 	bbcodeOpenRE   = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\][ \t\r]*$`)
 	bbcodeCloseRE  = regexp.MustCompile(`(?i)^ {0,3}\[/code\][ \t\r]*$`)
 	bbcodeInlineRE = regexp.MustCompile(`(?i)^ {0,3}\[code(?:[^a-z\]\n][^\]\n]*)?\](.+)\[/code\][ \t\r]*$`)
+	// bbcodeBlockTagRE is a line that is only the opening or closing
+	// tag of one of Discourse's BBCode blocks that hold Markdown: a
+	// quote ([quote="alice, post:1, topic:2"], as a reply quotes the
+	// post it answers), a fold ([details="Log"]) or a spoiler.
+	bbcodeBlockTagRE = regexp.MustCompile(`(?i)^ {0,3}\[/?(?:quote|details|spoiler)(?:[= ][^\]\n]*)?\][ \t\r]*$`)
 	// fenceMarkRE is a Markdown fence's opening line: its marks and
 	// their run (a backtick fence's info has no backtick).
 	fenceMarkRE = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
@@ -37,7 +44,7 @@ var (
 // written as fenced code blocks, each fence longer than any run of
 // backticks its code holds. It runs in time linear in the post.
 func discourseCode(s string) string {
-	if !hasCodeTag(s) {
+	if !hasTag(s, "code") && !hasTag(s, "quote") && !hasTag(s, "details") && !hasTag(s, "spoiler") {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -86,17 +93,24 @@ func discourseCode(s string) string {
 			i = end
 			continue
 		}
+		if bbcodeBlockTagRE.MatchString(l) {
+			// A quote's, a fold's or a spoiler's tag alone on its line
+			// opens or closes a block for Discourse, whatever the line
+			// above: the paragraph it ends is not continued by the tag.
+			b.WriteString("\n" + l + "\n")
+			continue
+		}
 		b.WriteString(l)
 	}
 	return b.String()
 }
 
-// hasCodeTag reports whether s holds "[code" in any case, without the
-// copy of the post strings.ToLower would make: discourseCode runs on
-// every post read, and most have no tag.
-func hasCodeTag(s string) bool {
-	for i := strings.IndexByte(s, '['); i >= 0 && i+5 <= len(s); {
-		if strings.EqualFold(s[i+1:i+5], "code") {
+// hasTag reports whether s holds "[" and the tag's name in any case,
+// without the copy of the post strings.ToLower would make: discourseCode
+// runs on every post read, and most have no tag.
+func hasTag(s, name string) bool {
+	for i := strings.IndexByte(s, '['); i >= 0 && i+1+len(name) <= len(s); {
+		if strings.EqualFold(s[i+1:i+1+len(name)], name) {
 			return true
 		}
 		j := strings.IndexByte(s[i+1:], '[')

@@ -1220,6 +1220,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A reply that @mentions the bot quotes the post it asks about
+			// with Discourse's [quote] BBCode; the closing tag right under
+			// a command ends it, as Discourse ends the paragraph (corpus
+			// #308 and #677 quoted so: "[/quote]" was read as an option's
+			// value and as an image). A command set as inline code ends at
+			// its closing backtick after a quoted value (#541's line).
+			name:     "a quoted post and a command in inline code",
+			body:     "[quote=\"alice, post:1, topic:123\"]\ndocker run vllm/vllm-openai:v0.5.2 --m\n[/quote]\n\nRun `vllm serve m/a --override-generation-config '{\"top_k\": 5}'` then it works.",
+			commands: []string{"docker run vllm/vllm-openai:v0.5.2", "vllm serve --m", `vllm serve m/a --override-generation-config={"top_k": 5}`},
+		},
+		{
 			// pip's switches take no value, so the package after them is
 			// what it installs: the installation template's "pip install
 			// -vvv vllm" (vllm-dev C2-021, corpus #3827 and six more), -U

@@ -232,10 +232,16 @@ func proseCommandWords(text string, s *Schema) string {
 	quote := byte(0) // the quote a word opened and no word has closed yet
 	for i, w := range words[1:] {
 		if quote != 0 {
-			out = append(out, w)
 			if strings.Count(w, string(quote))%2 == 1 {
 				quote = 0
+				// The closing backtick of an inline code span after the
+				// quote ends the command too ("`… '{\"top_k\": 5}'`").
+				if t := strings.TrimRight(w, ",;.:)!?"); strings.HasSuffix(t, "`") {
+					out = append(out, strings.TrimRight(t, "`"))
+					break
+				}
 			}
+			out = append(out, w)
 			continue
 		}
 		if strings.HasSuffix(w, ":") && !flagsBegun {
@@ -1368,6 +1374,12 @@ func balancedArgs(text string, limit int) (string, bool) {
 // joinFlagLines joins prose lines that start with a long flag to the line
 // before: Markdown turns a command's line-end backslashes into hard line
 // breaks, so a cooked or unfenced command arrives one flag a line.
+// imageRefRE is a container image reference alone on a line: a
+// registry and path of names, a tag, a digest ("vllm/vllm-openai:v0.8.5",
+// "nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3"), and not a tag's
+// closing BBCode ("[/quote]") or a path ("/models/x").
+var imageRefRE = regexp.MustCompile(`^[\w][\w.-]*(?::\d+)?(?:/[\w][\w.-]*)+(?::[\w][\w.-]*)?(?:@sha256:[0-9a-f]+)?$`)
+
 func joinFlagLines(lines []string) []string {
 	var out []string
 	docker := false // the last line starts a docker run
@@ -1376,7 +1388,7 @@ func joinFlagLines(lines []string) []string {
 		flag := strings.HasPrefix(t, "--") && len(t) > 2 && isLetter(t[2]) || len(t) > 1 && t[0] == '-' && isLetter(t[1])
 		// A container image alone on its line, between the options and
 		// the arguments of a docker run.
-		image := !flag && docker && !strings.ContainsAny(t, " \t") && strings.Contains(t, "/")
+		image := !flag && docker && imageRefRE.MatchString(t)
 		if len(out) > 0 && (flag || image) && len(out[len(out)-1]) < maxCommandBytes {
 			out[len(out)-1] += " " + t
 			continue

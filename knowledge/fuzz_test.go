@@ -340,11 +340,18 @@ func FuzzDiscourseCode(f *testing.F) {
 	f.Add("[code]\nvllm serve m\n[/code]")
 	f.Add("[code]x[/code]\n```\n[code]\n```\n[CODE=py]\n[code]\n[/code]\n``\n[/code]")
 	f.Add("[code]\n[code]\n[/code]")
+	f.Add("[quote=\"a, post:1, topic:2\"]\nvllm serve m --port \\\n[/quote]\n```\n[/details]\n```")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := discourseCode(s)
-		if hasCode := strings.Contains(strings.ToLower(s), "[code"); hasCode != hasCodeTag(s) {
-			t.Fatalf("hasCodeTag(%q) = %v, want %v", s, !hasCode, hasCode)
-		} else if !hasCode {
+		tagged := false
+		for _, name := range []string{"code", "quote", "details", "spoiler"} {
+			has := strings.Contains(strings.ToLower(s), "["+name)
+			if has != hasTag(s, name) {
+				t.Fatalf("hasTag(%q, %q) = %v, want %v", s, name, !has, has)
+			}
+			tagged = tagged || has
+		}
+		if !tagged {
 			if out != s {
 				t.Fatalf("no tag, but rewritten: %q → %q", s, out)
 			}

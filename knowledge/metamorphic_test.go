@@ -504,6 +504,29 @@ var perturbations = []struct {
 			return "`" + strings.TrimSpace(l) + "`"
 		})
 	}},
+	// The whole post quoted with Discourse's BBCode, as a reply that
+	// @mentions the bot quotes the question it asks about
+	// ([quote="alice, post:1, topic:123"] … [/quote]). A post cut inside
+	// a fence (a stored excerpt) is left: Discourse ends the fence at the
+	// quote's end, which the reader does not model.
+	{"bbcode-quote", func(s string) string {
+		if len(fenceLineRE.FindAllString(s, -1))%2 == 1 {
+			return s
+		}
+		return "[quote=\"alice, post:1, topic:123\"]\n" + s + "\n[/quote]"
+	}},
+	// An error quoted in a sentence set in bold, as posters stress what
+	// went wrong ("… fails with **ValueError: …**").
+	{"errors-in-bold", func(s string) string {
+		return mapProse(s, func(l string) string {
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.Contains(l, "*") {
+				return l
+			}
+			return outsideSpans(l, func(t string) string {
+				return proseErrorRE.ReplaceAllString(t, "$1**$2**")
+			})
+		})
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
@@ -916,6 +939,14 @@ var modelIDRE = regexp.MustCompile(`(^|\s)([A-Za-z][\w.-]+/[\w.-]*[A-Za-z0-9])($
 // of a path, an image or a module ("vllm.entrypoints"), nor the program
 // a command runs ("vllm serve …", where case matters).
 var packageWordRE = regexp.MustCompile(`(^|[\s(])((?i:vllm))([,;:)]|\s(?:[^s]|$)|\.\s|\.$|$)`)
+
+// fenceLineRE is a line that opens or closes a fence, for the
+// bbcode-quote perturbation.
+var fenceLineRE = regexp.MustCompile("(?m)^\\s*```")
+
+// proseErrorRE is an exception and its message ending a line of prose,
+// for the errors-in-bold perturbation.
+var proseErrorRE = regexp.MustCompile(`(^|\s)([A-Z]\w*(?:Error|Exception): [^*_` + "`" + `]+?)\s*$`)
 
 // numberedRE is a line numbered as a list item ("1. ", "2) ").
 var numberedRE = regexp.MustCompile(`^\d+[.)]\s`)
