@@ -515,16 +515,14 @@ var perturbations = []struct {
 		}
 		return "[quote=\"alice, post:1, topic:123\"]\n" + s + "\n[/quote]"
 	}},
-	// An error quoted in a sentence set in bold, as posters stress what
-	// went wrong ("… fails with **ValueError: …**").
+	// An error written on a line of prose set in bold, as posters stress
+	// what went wrong ("**ValueError: …**").
 	{"errors-in-bold", func(s string) string {
 		return mapProse(s, func(l string) string {
-			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.Contains(l, "*") {
+			if strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") || strings.Contains(l, "*") || !proseErrorRE.MatchString(l) {
 				return l
 			}
-			return outsideSpans(l, func(t string) string {
-				return proseErrorRE.ReplaceAllString(t, "$1**$2**")
-			})
+			return "**" + strings.TrimSpace(l) + "**"
 		})
 	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
@@ -944,9 +942,9 @@ var packageWordRE = regexp.MustCompile(`(^|[\s(])((?i:vllm))([,;:)]|\s(?:[^s]|$)
 // bbcode-quote perturbation.
 var fenceLineRE = regexp.MustCompile("(?m)^\\s*```")
 
-// proseErrorRE is an exception and its message ending a line of prose,
+// proseErrorRE is a line of prose that is an exception and its message,
 // for the errors-in-bold perturbation.
-var proseErrorRE = regexp.MustCompile(`(^|\s)([A-Z]\w*(?:Error|Exception): [^*_` + "`" + `]+?)\s*$`)
+var proseErrorRE = regexp.MustCompile(`^\s*(?:[a-z_]+\.)*[A-Z]\w*(?:Error|Exception): \S`)
 
 // numberedRE is a line numbered as a list item ("1. ", "2) ").
 var numberedRE = regexp.MustCompile(`^\d+[.)]\s`)
