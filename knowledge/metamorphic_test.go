@@ -525,6 +525,14 @@ var perturbations = []struct {
 			return "**" + strings.TrimSpace(l) + "**"
 		})
 	}},
+	// The bot @mentioned on a line of its own before the question, as a
+	// post that asks it starts ("@herald" then the post).
+	{"mention-first", func(s string) string { return "@herald\n\n" + s }},
+	// Zero-width spaces between the words of prose, as some editors and
+	// chat apps paste them.
+	{"zero-width-spaces", func(s string) string {
+		return mapProse(s, func(l string) string { return strings.ReplaceAll(l, " ", " \u200b") })
+	}},
 	// Tildes for fences, which CommonMark and Discourse take as backticks.
 	{"tilde-fences", func(s string) string {
 		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
