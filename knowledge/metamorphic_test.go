@@ -292,21 +292,11 @@ var perturbations = []struct {
 	// write it ("using vLLM (v0.16.0) via Docker"), full-width on every
 	// other line as Chinese notes do ("vLLM（0.20.1）").
 	{"version-in-brackets", func(s string) string {
-		n := 0
-		return mapProse(s, func(l string) string {
-			if strings.HasPrefix(strings.TrimSpace(l), ">") {
-				return l
+		return rewriteProseVersions(s, func(n int, pre, pkg, ver, post string) string {
+			if n%2 == 0 {
+				return pre + pkg + "（" + ver + "）" + post
 			}
-			return outsideSpans(l, func(t string) string {
-				return proseVersionRE.ReplaceAllStringFunc(t, func(m string) string {
-					sm := proseVersionRE.FindStringSubmatch(m)
-					n++
-					if n%2 == 0 {
-						return sm[1] + sm[2] + "（" + sm[3] + "）" + sm[4]
-					}
-					return sm[1] + sm[2] + " (" + sm[3] + ")" + sm[4]
-				})
-			})
+			return pre + pkg + " (" + ver + ")" + post
 		})
 	}},
 	// The program named again before a command written inside a
@@ -440,21 +430,11 @@ var perturbations = []struct {
 	// A version stated in a sentence after its package set as code, the
 	// version alone or with its package ("vllm `0.8.5`", "`vLLM v0.10.1`").
 	{"versions-as-code", func(s string) string {
-		n := 0
-		return mapProse(s, func(l string) string {
-			if strings.HasPrefix(strings.TrimSpace(l), ">") {
-				return l
+		return rewriteProseVersions(s, func(n int, pre, pkg, ver, post string) string {
+			if n%2 == 0 {
+				return pre + "`" + pkg + " " + ver + "`" + post
 			}
-			return outsideSpans(l, func(t string) string {
-				return proseVersionRE.ReplaceAllStringFunc(t, func(m string) string {
-					sm := proseVersionRE.FindStringSubmatch(m)
-					n++
-					if n%2 == 0 {
-						return sm[1] + "`" + sm[2] + " " + sm[3] + "`" + sm[4]
-					}
-					return sm[1] + sm[2] + " `" + sm[3] + "`" + sm[4]
-				})
-			})
+			return pre + pkg + " `" + ver + "`" + post
 		})
 	}},
 	// The package's name spelt as people spell it in a sentence: "vLLM",
@@ -961,6 +941,26 @@ var numberedRE = regexp.MustCompile(`^\d+[.)]\s`)
 // before its program (vllm, python, torchrun), for the env-as-exports
 // perturbation: the settings and the rest.
 var exportableRE = regexp.MustCompile(`^((?:[A-Z][A-Z0-9_]*=[^\s'"$` + "`" + `\\]+\s+)+)((?:vllm|python3?|torchrun)\s.*)$`)
+
+// rewriteProseVersions rewrites each version a line of prose states after
+// its package (proseVersionRE), outside code spans and quotes, by fn,
+// which is given the count of versions rewritten so far (from 1), the
+// text before the package, the package, the version and the text after.
+func rewriteProseVersions(s string, fn func(n int, pre, pkg, ver, post string) string) string {
+	n := 0
+	return mapProse(s, func(l string) string {
+		if strings.HasPrefix(strings.TrimSpace(l), ">") {
+			return l
+		}
+		return outsideSpans(l, func(t string) string {
+			return proseVersionRE.ReplaceAllStringFunc(t, func(m string) string {
+				sm := proseVersionRE.FindStringSubmatch(m)
+				n++
+				return fn(n, sm[1], sm[2], sm[3], sm[4])
+			})
+		})
+	})
+}
 
 // numberRE is a plain number, for the option-equals-number perturbation.
 var numberRE = regexp.MustCompile(`^\d+(?:\.\d+)?$`)
