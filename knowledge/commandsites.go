@@ -1371,15 +1371,15 @@ func balancedArgs(text string, limit int) (string, bool) {
 	return text[:i], true
 }
 
-// joinFlagLines joins prose lines that start with a long flag to the line
-// before: Markdown turns a command's line-end backslashes into hard line
-// breaks, so a cooked or unfenced command arrives one flag a line.
 // imageRefRE is a container image reference alone on a line: a
 // registry and path of names, a tag, a digest ("vllm/vllm-openai:v0.8.5",
 // "nvcr.io/nvidia/tritonserver:25.01-vllm-python-py3"), and not a tag's
 // closing BBCode ("[/quote]") or a path ("/models/x").
 var imageRefRE = regexp.MustCompile(`^[\w][\w.-]*(?::\d+)?(?:/[\w][\w.-]*)+(?::[\w][\w.-]*)?(?:@sha256:[0-9a-f]+)?$`)
 
+// joinFlagLines joins prose lines that start with a long flag to the line
+// before: Markdown turns a command's line-end backslashes into hard line
+// breaks, so a cooked or unfenced command arrives one flag a line.
 func joinFlagLines(lines []string) []string {
 	var out []string
 	docker := false // the last line starts a docker run
