@@ -1231,6 +1231,25 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"docker run vllm/vllm-openai:v0.5.2", "vllm serve --m", `vllm serve m/a --override-generation-config={"top_k": 5}`},
 		},
 		{
+			// A variable that holds the server's extra options, as .env
+			// files and deployment guides keep them (syv-ai/
+			// qwen38-27b-rtx3090#19's EXTRA_ARGS; VLLM_EXTRA_ARGS in many
+			// projects' .env files): the options are set, though no
+			// command the post shows expands it. One that starts with the
+			// model flag is the server's command (vllm-dev B008).
+			name: "a variable holding the server's options",
+			body: "fixed by adding to the .env\n```\nEXTRA_ARGS='--enable-auto-tool-choice --tool-call-parser hermes'\n```\n",
+			check: func(t *testing.T, f Facts) {
+				if len(f.Commands) != 0 {
+					t.Errorf("commands = %v", f.Commands)
+				}
+				want := map[string]string{"--enable-auto-tool-choice": "", "--tool-call-parser": "hermes"}
+				if !maps.Equal(f.MentionedFlags, want) {
+					t.Errorf("mentioned flags = %v, want %v", f.MentionedFlags, want)
+				}
+			},
+		},
+		{
 			// pip's switches take no value, so the package after them is
 			// what it installs: the installation template's "pip install
 			// -vvv vllm" (vllm-dev C2-021, corpus #3827 and six more), -U

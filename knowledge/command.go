@@ -610,6 +610,18 @@ func (cs *commandSet) flagBlocks(mentioned map[string]string) {
 		for _, words := range argvLists(block) {
 			addAbsent(found, parseArgs("", words, nil, cs.s).Flags)
 		}
+		for _, l := range strings.Split(block, "\n") {
+			// A variable that holds the server's extra options, as .env
+			// files and launch scripts keep them ("VLLM_EXTRA_ARGS=
+			// --gpu-memory-utilization 0.85" in many deployment guides;
+			// "EXTRA_ARGS='--enable-auto-tool-choice --tool-call-parser
+			// hermes'", syv-ai/qwen38-27b-rtx3090#19): the options are
+			// set, for whichever command expands it. One that starts with
+			// the model flag is a command already (parseCommandLine).
+			if m := argsAssignRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil && cs.s.byModelFlag(m[1]) == nil {
+				addAbsent(found, parseArgs("", strings.Fields(m[1]), nil, cs.s).Flags)
+			}
+		}
 	}
 	addAbsent(mentioned, found)
 }
