@@ -80,6 +80,9 @@ func addPostSeeds(f *testing.F) {
 
 func FuzzExtract(f *testing.F) {
 	addPostSeeds(f)
+	// A terminal UI's frame, a quoted post, a full stop after a version.
+	f.Add("```\n│     Args:            │\n│       --model        │\n│       m/a            │\n```")
+	f.Add("[quote=\"a, post:1, topic:2\"]\ndocker run img/x --m\n[/quote]\nvllm==0.7.3.dev164+g54ed913f.")
 	s := vllmSchema(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		facts, err := Extract(Post{Title: body[:min(len(body), 40)], Body: body}, s)
