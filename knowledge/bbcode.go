@@ -44,7 +44,7 @@ var (
 // written as fenced code blocks, each fence longer than any run of
 // backticks its code holds. It runs in time linear in the post.
 func discourseCode(s string) string {
-	if !hasTag(s, "code") && !hasTag(s, "quote") && !hasTag(s, "details") && !hasTag(s, "spoiler") {
+	if !hasTag(s, "code", "quote", "details", "spoiler") {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -105,13 +105,15 @@ func discourseCode(s string) string {
 	return b.String()
 }
 
-// hasTag reports whether s holds "[" and the tag's name in any case,
-// without the copy of the post strings.ToLower would make: discourseCode
-// runs on every post read, and most have no tag.
-func hasTag(s, name string) bool {
-	for i := strings.IndexByte(s, '['); i >= 0 && i+1+len(name) <= len(s); {
-		if strings.EqualFold(s[i+1:i+1+len(name)], name) {
-			return true
+// hasTag reports whether s holds "[" and one of the tags' names in any
+// case, in one pass and without the copy of the post strings.ToLower
+// would make: discourseCode runs on every post read, and most have no tag.
+func hasTag(s string, names ...string) bool {
+	for i := strings.IndexByte(s, '['); i >= 0; {
+		for _, name := range names {
+			if i+1+len(name) <= len(s) && strings.EqualFold(s[i+1:i+1+len(name)], name) {
+				return true
+			}
 		}
 		j := strings.IndexByte(s[i+1:], '[')
 		if j < 0 {

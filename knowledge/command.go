@@ -1127,7 +1127,7 @@ func dockerBool(a, next string) bool {
 	if dockerBoolFlags[a] || dockerShortGroupRE.MatchString(a) {
 		return true
 	}
-	return strings.HasPrefix(next, "-") && len(next) > 1 && !isNumber(next[1:])
+	return isFlagWord(next)
 }
 
 // buildCommand turns the words of one simple command into Commands: the

@@ -254,8 +254,8 @@ func proseCommandWords(text string, s *Schema) string {
 		}
 		// So does a full stop that ends the sentence before another
 		// ("--port 8000. Then it fails").
-		if n := len(w); n >= 2 && w[n-1] == '.' && isAlnum(w[n-2]) && i+2 < len(words) && startsUpper(words[i+2]) {
-			last, w = true, w[:n-1]
+		if t := withoutFullStop(w); t != w && i+2 < len(words) && startsUpper(words[i+2]) {
+			last, w = true, t
 		}
 		// So does the CJK text of the sentence, glued to the last word
 		// ("--model /workspace。。。的时候，仍然出现了报错",

@@ -206,8 +206,10 @@ func withoutFrame(block string) string {
 		}
 		n++
 	}
-	if t := strings.TrimSpace(block); n < 2 && !strings.HasSuffix(t, "│") || len(t) < len("││") {
-		return block // one line is framed only by bars on both sides
+	// One line is framed only by bars on both sides ("│ x │"), not by a
+	// bar alone.
+	if t := strings.TrimSpace(block); n == 0 || n == 1 && (t == "│" || !strings.HasSuffix(t, "│")) {
+		return block
 	}
 	for i, l := range lines {
 		_, rest, ok := strings.Cut(l, "│")
