@@ -390,6 +390,26 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve --max-model-len=32768 --model=Qwen/Qwen3-8B"},
 		},
 		{
+			// A Kubernetes container runs its command with its args
+			// after it, as Compose runs entrypoint and command: the
+			// module in a flow list over options in a block list (the
+			// TPU Deployment of a GKE guide to vLLM; KServe serving
+			// runtimes), and both as block lists with the options as
+			// "--key=value" (an AWS Neuron Deployment). Read apart, the
+			// module was a command with no options and the options a
+			// second command.
+			name:     "kubernetes command over args",
+			body:     "```yaml\napiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: vllm-tpu\n        image: docker.io/vllm/vllm-tpu:latest\n        command: [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n        args:\n        - --host=0.0.0.0\n        - --port=8000\n        - --max-model-len=8192\n        - --model=Qwen/Qwen2-1.5B\n```\nThe pod restarts with the error below.",
+			commands: []string{"vllm serve --host=0.0.0.0 --max-model-len=8192 --model=Qwen/Qwen2-1.5B --port=8000"},
+			models:   []string{"Qwen/Qwen2-1.5B"},
+			platform: "tpu",
+		},
+		{
+			name:     "kubernetes command and args as block lists after a Service",
+			body:     "```yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: vllm\n---\napiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: vllm-neuron\n        image: public.ecr.aws/neuron/pytorch-inference-vllm-neuronx:0.13.0\n        command:\n        - python\n        - -m\n        - vllm.entrypoints.openai.api_server\n        args:\n        - --port=8080\n        - --model=/mnt/models/llama\n        - --tensor-parallel-size=2\n        - --max-num-seqs=4\n```",
+			commands: []string{"vllm serve --max-num-seqs=4 --model=/mnt/models/llama --port=8080 --tensor-parallel-size=2"},
+		},
+		{
 			// A command that starts inside a quotation after setup steps
 			// ends at its closing quote (opea-project/GenAIComps#336, a
 			// one-line code span; Chinese deployment notes quote
@@ -2969,27 +2989,27 @@ func TestMergeShortNames(t *testing.T) {
 	}
 }
 
-// TestComposeEntrypointsBounded: a Compose file built to expand aliases
+// TestContainerCommandsBounded: a Compose file built to expand aliases
 // exponentially ("billion laughs") is refused or read without expanding
 // them, and a block past maxComposeBytes is not parsed at all.
-func TestComposeEntrypointsBounded(t *testing.T) {
+func TestContainerCommandsBounded(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("a0: &a0 [vllm, serve]\n")
 	for i := 1; i < 30; i++ {
 		fmt.Fprintf(&b, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d]\n", i, i, i-1, i-1, i-1, i-1)
 	}
 	b.WriteString("svc:\n  entrypoint: *a29\n  command: [--port, \"8000\"]\n")
-	lists, _ := composeEntrypoints(b.String())
+	lists, _ := containerCommands(b.String())
 	for _, l := range lists {
 		if len(l) > 100 {
 			t.Errorf("an alias was expanded into %d words", len(l))
 		}
 	}
 	big := "svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n" + strings.Repeat("# pad\n", maxComposeBytes/6+1)
-	if lists, _ := composeEntrypoints(big); lists != nil {
+	if lists, _ := containerCommands(big); lists != nil {
 		t.Errorf("a block of %d bytes was read: %v", len(big), lists)
 	}
-	if lists, _ := composeEntrypoints("svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n"); len(lists) != 1 {
+	if lists, _ := containerCommands("svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n"); len(lists) != 1 {
 		t.Errorf("lists = %v, want one", lists)
 	}
 }
@@ -3021,8 +3041,9 @@ func TestWithoutCutCopies(t *testing.T) {
 	}
 }
 
-// TestComposeEntrypoints: which services read as one command line.
-func TestComposeEntrypoints(t *testing.T) {
+// TestContainerCommands: which Compose services and Kubernetes
+// containers read as one command line.
+func TestContainerCommands(t *testing.T) {
 	tests := []struct {
 		name, block string
 		want        [][]string
@@ -3032,9 +3053,15 @@ func TestComposeEntrypoints(t *testing.T) {
 		{"entrypoint naming its program only", "cfg:\n  entrypoint: vllm serve\n  run_command: >-\n    {{model_path}} --port {{port}}\n", nil},
 		{"no entrypoint", "svc:\n  command: [m, --port, \"8000\"]\n", nil},
 		{"not YAML", "svc:\n  entrypoint: [vllm\n serve\n", nil},
+		{"container command and args", "containers:\n- name: vllm\n  command: [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n  args:\n  - --model=m/a\n  - \"--max-model-len 4096\"\n",
+			[][]string{{"python3", "-m", "vllm.entrypoints.openai.api_server", "--model=m/a", "--max-model-len", "4096"}}},
+		{"a shell's script in args", "containers:\n- command: [\"/bin/sh\", \"-c\"]\n  args: [\"vllm serve m --port 8000\"]\n", [][]string{{"/bin/sh", "-c", "vllm serve m --port 8000"}}},
+		{"the second document of a file", "kind: Service\n---\nkind: Pod\nspec:\n  containers:\n  - command: [vllm, serve]\n    args: [m]\n", [][]string{{"vllm", "serve", "m"}}},
+		{"args alone", "containers:\n- args: [--model, m]\n", nil},
+		{"command alone", "containers:\n- command: [vllm, serve, m]\n", nil},
 	}
 	for _, tt := range tests {
-		got, _ := composeEntrypoints(tt.block)
+		got, _ := containerCommands(tt.block)
 		if !slices.EqualFunc(got, tt.want, slices.Equal) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}

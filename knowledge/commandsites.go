@@ -659,7 +659,7 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 	for _, c := range charts {
 		out = append(out, c.words)
 	}
-	services, serviceKeys := composeEntrypoints(block)
+	services, serviceKeys := containerCommands(block)
 	out = append(out, services...)
 	shell := false // the list before was a shell's "-c" without its script
 	starts := listStartRE.FindAllStringIndex(block, 8)

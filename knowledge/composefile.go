@@ -11,43 +11,67 @@ import (
 // grows with what it is given.
 const maxComposeBytes = 32 << 10
 
-// composeEntrypoints returns the command lines of a Compose file's
-// services that set an entrypoint: Compose runs the entrypoint with the
-// service's command after it, as one argument vector, whatever image
-// the service names (Compose's "entrypoint" overrides the image's
-// ENTRYPOINT and "command" its CMD). Posts write both halves in every
-// form YAML has: `entrypoint: vllm serve /model/DeepSeek-R1-Distill-Qwen-32B`
-// over a `command:` of flags as a plain scalar on several lines
-// (LMCache/LMCache#906, an image with an entrypoint of its own), and
-// `entrypoint: [vllm, serve]` or `entrypoint: vllm serve` over a flow or
-// block list that starts with the model (a Compose-checking project's
-// tests of the files its users write). Read apart, the command's flags
-// belonged to no program and the entrypoint was a command without its
-// arguments.
+// containerCommands returns the command lines of the containers a
+// Compose file or a Kubernetes manifest defines in two halves: a Compose
+// service's entrypoint with its command after it, and a Kubernetes
+// container's command with its args after it. Both runtimes run the two
+// as one argument vector, whatever image the container names (Compose's
+// "entrypoint" and Kubernetes' "command" override the image's
+// ENTRYPOINT, Compose's "command" and Kubernetes' "args" its CMD). Posts
+// write both halves in every form YAML has: `entrypoint: vllm serve
+// /model/DeepSeek-R1-Distill-Qwen-32B` over a `command:` of flags as a
+// plain scalar on several lines (LMCache/LMCache#906, an image with an
+// entrypoint of its own), `entrypoint: [vllm, serve]` or `entrypoint:
+// vllm serve` over a flow or block list that starts with the model (a
+// Compose-checking project's tests of the files its users write), and
+// `command: ["python3", "-m", "vllm.entrypoints.openai.api_server"]` or
+// the same as a block list over `args:` of options (the Kubernetes
+// manifests of vLLM's TPU and Neuron guides, KServe serving runtimes,
+// Helm-free deployment write-ups). Read apart, the second half's flags
+// belonged to no program and the first half was a command without its
+// arguments. A Kubernetes command alone, or args alone, is left to the
+// readers of single lists; so is a Compose command without an entrypoint.
 //
-// keyLines are the lines (0-based) of the entrypoint and command keys it
-// read, which the readers of single lists and scalars then leave alone.
-// A block that is not valid YAML, or holds no entrypoint, gives nothing.
-func composeEntrypoints(block string) (lists [][]string, keyLines map[int]bool) {
-	if len(block) > maxComposeBytes || !strings.Contains(block, "entrypoint:") {
+// keyLines are the lines (0-based) of the keys it read and of their
+// lists' items, which the readers of single lists and scalars then leave
+// alone. A block that is
+// not valid YAML, or holds no container of two halves, gives nothing;
+// each document of a file of several ("---") is read.
+func containerCommands(block string) (lists [][]string, keyLines map[int]bool) {
+	if len(block) > maxComposeBytes || !strings.Contains(block, "entrypoint:") && !strings.Contains(block, "args:") {
 		return nil, nil
 	}
 	// The parser breaks lines where YAML does (a lone carriage return,
 	// NEL, the Unicode separators); the key lines count "\n" alone, as
 	// the post's other readers do.
 	block = yamlBreaks.Replace(block)
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(block), &doc); err != nil {
-		return nil, nil
+	add := func(words []string, halves ...*keyValue) {
+		lists = append(lists, words)
+		if keyLines == nil {
+			keyLines = map[int]bool{}
+		}
+		for _, h := range halves {
+			// The key's line and its list items' lines: an item
+			// below the key is no list of its own ("- python" under
+			// "command:" starts no command an excerpt cut the key off).
+			last := h.key.Line
+			for _, it := range h.value.Content {
+				last = max(last, it.Line)
+			}
+			for l := h.key.Line; l <= last; l++ {
+				keyLines[l-1] = true
+			}
+		}
 	}
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if depth > 8 {
-			return // a service sits two levels deep; nothing deeper is one
+		if depth > 12 {
+			return // a Deployment's container sits seven levels deep; nothing deeper is one
 		}
 		if n.Kind == yaml.MappingNode {
-			entry, cmd := mappingValue(n, "entrypoint"), mappingValue(n, "command")
-			if entry != nil {
+			entry, cmd, args := mappingValue(n, "entrypoint"), mappingValue(n, "command"), mappingValue(n, "args")
+			switch {
+			case entry != nil:
 				words := nodeWords(entry.value)
 				if cmd != nil {
 					words = append(words, nodeWords(cmd.value)...)
@@ -55,15 +79,16 @@ func composeEntrypoints(block string) (lists [][]string, keyLines map[int]bool) 
 				// An entrypoint alone that only names its program ("vllm
 				// serve" over GPUStack's run_command:) says nothing of how
 				// it runs; with arguments, or with a command, it does.
-				if cmd != nil && len(words) > 0 || len(words) > 2 {
-					lists = append(lists, words)
-					if keyLines == nil {
-						keyLines = map[int]bool{}
-					}
-					keyLines[entry.key.Line-1] = true
-					if cmd != nil {
-						keyLines[cmd.key.Line-1] = true
-					}
+				switch {
+				case cmd != nil && len(words) > 0:
+					add(words, entry, cmd)
+				case cmd == nil && len(words) > 2:
+					add(words, entry)
+				}
+			case cmd != nil && args != nil:
+				first, second := nodeWords(cmd.value), nodeWords(args.value)
+				if len(first) > 0 && len(second) > 0 {
+					add(append(first, second...), cmd, args)
 				}
 			}
 		}
@@ -71,9 +96,21 @@ func composeEntrypoints(block string) (lists [][]string, keyLines map[int]bool) 
 			walk(c, depth+1)
 		}
 	}
-	walk(&doc, 0)
+	dec := yaml.NewDecoder(strings.NewReader(block))
+	for range maxYAMLDocuments {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break // the end, or a document that is not YAML: what was read stands
+		}
+		walk(&doc, 0)
+	}
 	return lists, keyLines
 }
+
+// maxYAMLDocuments bounds the documents of one block read for
+// containers: a manifest pasted into a post holds a Deployment, a
+// Service and perhaps a few more.
+const maxYAMLDocuments = 16
 
 // yamlBreaks turns every line break YAML knows but "\n" into a space.
 var yamlBreaks = strings.NewReplacer("\r\n", "\n", "\r", " ", "\u0085", " ", "\u2028", " ", "\u2029", " ")
@@ -91,10 +128,11 @@ func mappingValue(m *yaml.Node, name string) *keyValue {
 	return nil
 }
 
-// nodeWords returns the argument words of a Compose entrypoint or
-// command: a list's items as they are, a string split as Compose splits
-// it (shell words, without a shell's operators), nothing for anything
-// else.
+// nodeWords returns the argument words of a container's entrypoint,
+// command or args: a list's items as they are, but an option written
+// with its value as one item ("- --max-model-len 4096", which people
+// write and mean as two), and a string split as Compose splits it
+// (shell words, without a shell's operators); nothing for anything else.
 func nodeWords(n *yaml.Node) []string {
 	switch n.Kind {
 	case yaml.SequenceNode:
@@ -102,6 +140,10 @@ func nodeWords(n *yaml.Node) []string {
 		for _, it := range n.Content {
 			if it.Kind != yaml.ScalarNode {
 				return nil
+			}
+			if v := strings.TrimSpace(it.Value); isFlagWord(v) && strings.ContainsAny(v, " \t") {
+				words = append(words, scalarWords(v)...)
+				continue
 			}
 			words = append(words, it.Value)
 		}
@@ -111,11 +153,17 @@ func nodeWords(n *yaml.Node) []string {
 		if v == "" || n.Tag == "!!null" {
 			return nil
 		}
-		calls, _ := shellCalls(v, v)
-		if len(calls) == 1 {
-			return calls[0]
-		}
-		return strings.Fields(v)
+		return scalarWords(v)
 	}
 	return nil
+}
+
+// scalarWords splits a YAML string holding several arguments into them:
+// shell words when the shell's parser reads it as one call, else fields.
+func scalarWords(v string) []string {
+	calls, _ := shellCalls(v, v)
+	if len(calls) == 1 {
+		return calls[0]
+	}
+	return strings.Fields(v)
 }

@@ -302,14 +302,16 @@ func FuzzIssueEntry(f *testing.F) {
 	})
 }
 
-// FuzzComposeEntrypoints: a block read as a Compose file gives lists
-// with words and key lines inside the block, whatever the block holds.
-func FuzzComposeEntrypoints(f *testing.F) {
+// FuzzContainerCommands: a block read as a Compose file or a Kubernetes
+// manifest gives lists with words and key lines inside the block,
+// whatever the block holds.
+func FuzzContainerCommands(f *testing.F) {
 	f.Add("services:\n  vllm:\n    entrypoint: [vllm, serve]\n    command: [m, --port, \"8000\"]\n")
 	f.Add("  s:\n    entrypoint: vllm serve /m\n    command:\n      --port 8000\n      --tensor-parallel-size 2\n")
 	f.Add("a: &a [entrypoint, *a]\nentrypoint: *a\ncommand: {x: 1}\n")
+	f.Add("kind: Service\n---\ncontainers:\n- command: [\"python3\", \"-m\", \"vllm.entrypoints.openai.api_server\"]\n  args:\n  - \"--max-model-len 4096\"\n---\n[\n")
 	f.Fuzz(func(t *testing.T, block string) {
-		lists, keys := composeEntrypoints(block)
+		lists, keys := containerCommands(block)
 		lines := strings.Count(block, "\n") + 1
 		for _, l := range lists {
 			if len(l) == 0 {

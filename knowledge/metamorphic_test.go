@@ -646,64 +646,50 @@ var perturbations = []struct {
 	// the entrypoint and the rest as the command, in the forms Compose
 	// files take (LMCache/LMCache#906; a Compose-checking project's
 	// tests): a flow list of plain words over a block list, or a scalar
-	// over a flow list of quoted ones. What the fence held before and
-	// after the command stays in fences of its own.
+	// over a flow list of quoted ones.
 	{"compose-service", func(s string) string {
-		n := 0
-		return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
-			lines := strings.Split(block, "\n")
-			inner := lines[1 : len(lines)-1]
-			// The command: the fence's first vllm serve line and the lines
-			// its backslashes continue it over; what comes before it and
-			// after it (its log) stays in fences of their own.
-			start := slices.IndexFunc(inner, func(l string) bool { return composableRE.MatchString(strings.TrimSpace(l)) })
-			if start < 0 || start > 0 && strings.HasSuffix(strings.TrimSpace(inner[start-1]), "\\") {
-				return block
-			}
-			var text string
-			end := start
-			for more := true; more && end < len(inner); end++ {
-				var body string
-				body, more = strings.CutSuffix(strings.TrimSpace(inner[end]), "\\")
-				text += " " + body
-			}
-			if end < len(inner) && wrapTailRE.MatchString(inner[end]) {
-				return block // a line a terminal wrapped: not one command
-			}
-			words := strings.Fields(text)
-			// The entrypoint: "vllm serve" or "python3 -m <module>".
-			k := 2
-			if words[0] != "vllm" {
-				k = 3
-			}
-			if len(words) <= k || strings.ContainsAny(text, "\\'\"`$#|&;<>(){}[]*") {
-				return block
-			}
-			n++
+		return rewriteFencedContainers(s, func(n int, program, args []string) string {
 			var b strings.Builder
-			if start > 0 {
-				b.WriteString(lines[0] + "\n" + strings.Join(inner[:start], "\n") + "\n```\n\n")
-			}
 			// An image of another project's that runs vLLM
 			// (LMCache/LMCache#906), whose entrypoint no pack knows: the
 			// service's own entrypoint says what runs.
-			b.WriteString("```yaml\nservices:\n  vllm:\n    image: lmcache/vllm-openai:latest\n")
-			quoted := make([]string, 0, len(words)-k)
-			for _, w := range words[k:] {
-				q, _ := json.Marshal(w)
-				quoted = append(quoted, string(q))
-			}
+			b.WriteString("services:\n  vllm:\n    image: lmcache/vllm-openai:latest\n")
 			if n%2 == 1 {
-				fmt.Fprintf(&b, "    entrypoint: [%s]\n    command:\n", strings.Join(words[:k], ", "))
-				for _, q := range quoted {
+				fmt.Fprintf(&b, "    entrypoint: [%s]\n    command:\n", strings.Join(program, ", "))
+				for _, q := range jsonQuoted(args) {
 					fmt.Fprintf(&b, "      - %s\n", q)
 				}
 			} else {
-				fmt.Fprintf(&b, "    entrypoint: %s\n    command: [%s]\n", strings.Join(words[:k], " "), strings.Join(quoted, ", "))
+				fmt.Fprintf(&b, "    entrypoint: %s\n    command: [%s]\n", strings.Join(program, " "), strings.Join(jsonQuoted(args), ", "))
 			}
-			b.WriteString("```")
-			if rest := inner[end:]; len(rest) > 0 {
-				b.WriteString("\n\n" + lines[0] + "\n" + strings.Join(rest, "\n") + "\n```")
+			return b.String()
+		})
+	}},
+	// The same command as a Kubernetes container's command and args,
+	// which Kubernetes runs as one argument vector (vLLM's TPU and
+	// Neuron guides, KServe serving runtimes, deployment write-ups): a
+	// flow list of quoted words over a block list of options, or a block
+	// list over a flow list, the Deployment after a Service in a file of
+	// two documents.
+	{"kubernetes-container", func(s string) string {
+		return rewriteFencedContainers(s, func(n int, program, args []string) string {
+			var b strings.Builder
+			if n%2 == 0 {
+				b.WriteString("apiVersion: v1\nkind: Service\nmetadata:\n  name: vllm\n---\n")
+			}
+			b.WriteString("apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n" +
+				"      - name: vllm\n        image: lmcache/vllm-openai:latest\n")
+			if n%2 == 1 {
+				fmt.Fprintf(&b, "        command: [%s]\n        args:\n", strings.Join(jsonQuoted(program), ", "))
+				for _, q := range jsonQuoted(args) {
+					fmt.Fprintf(&b, "        - %s\n", q)
+				}
+			} else {
+				b.WriteString("        command:\n")
+				for _, w := range program {
+					fmt.Fprintf(&b, "        - %s\n", w)
+				}
+				fmt.Fprintf(&b, "        args: [%s]\n", strings.Join(jsonQuoted(args), ", "))
 			}
 			return b.String()
 		})
@@ -953,6 +939,67 @@ var (
 // matches (vllmCommandRE, serveLineRE), with the lines backslashes
 // continue it over, by fn over its words. A command holding a shell's syntax (quotes, variables,
 // redirections, comments) or followed by a line a terminal wrapped is
+// rewriteFencedContainers rewrites each fenced vllm serve or API-server
+// command as a container file whose two halves run it: render, given
+// the count of blocks rewritten so far and the command split into its
+// program ("vllm serve", "python3 -m <module>") and the rest, returns
+// the file's YAML. What the fence held before and after the command (a
+// prompt line, its log) stays in fences of its own; a command a
+// backslash continues from a line before, a line a terminal wrapped
+// and a command holding quotes or a shell's operators are left alone.
+func rewriteFencedContainers(s string, render func(n int, program, args []string) string) string {
+	n := 0
+	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
+		lines := strings.Split(block, "\n")
+		inner := lines[1 : len(lines)-1]
+		// The command: the fence's first such line and the lines its
+		// backslashes continue it over.
+		start := slices.IndexFunc(inner, func(l string) bool { return composableRE.MatchString(strings.TrimSpace(l)) })
+		if start < 0 || start > 0 && strings.HasSuffix(strings.TrimSpace(inner[start-1]), "\\") {
+			return block
+		}
+		var text string
+		end := start
+		for more := true; more && end < len(inner); end++ {
+			var body string
+			body, more = strings.CutSuffix(strings.TrimSpace(inner[end]), "\\")
+			text += " " + body
+		}
+		if end < len(inner) && wrapTailRE.MatchString(inner[end]) {
+			return block // a line a terminal wrapped: not one command
+		}
+		words := strings.Fields(text)
+		k := 2 // the program: "vllm serve" or "python3 -m <module>"
+		if words[0] != "vllm" {
+			k = 3
+		}
+		if len(words) <= k || strings.ContainsAny(text, "\\'\"`$#|&;<>(){}[]*") {
+			return block
+		}
+		n++
+		var b strings.Builder
+		if start > 0 {
+			b.WriteString(lines[0] + "\n" + strings.Join(inner[:start], "\n") + "\n```\n\n")
+		}
+		b.WriteString("```yaml\n" + render(n, words[:k], words[k:]) + "```")
+		if rest := inner[end:]; len(rest) > 0 {
+			b.WriteString("\n\n" + lines[0] + "\n" + strings.Join(rest, "\n") + "\n```")
+		}
+		return b.String()
+	})
+}
+
+// jsonQuoted returns each word as a JSON string, which YAML reads as
+// the same word.
+func jsonQuoted(words []string) []string {
+	quoted := make([]string, 0, len(words))
+	for _, w := range words {
+		q, _ := json.Marshal(w)
+		quoted = append(quoted, string(q))
+	}
+	return quoted
+}
+
 // left alone: its words are not its arguments.
 func rewriteFencedCommands(s string, starts *regexp.Regexp, fn func(words []string) string) string {
 	return mdFenceRE.ReplaceAllStringFunc(s, func(block string) string {
