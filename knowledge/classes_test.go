@@ -419,6 +419,17 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"docker run vllm:cpu --name=vllm_service -it", "vllm serve --model=Intel/neural-chat-7b-v3-3 --port=80"},
 		},
 		{
+			// A GeForce's family joined to its number by a hyphen
+			// (gpustack/gpustack#2097's title "RTX-5090D"; "单张RTX-4090",
+			// "a single-RTX-4090 replication" in other projects' notes) and
+			// a memory size in gigabytes written "80G" ("A100 80G",
+			// "8xA100 80G" in many Chinese and English guides; "2张3090
+			// 24G" in QwenLM/Qwen2.5-Omni#288) name the same cards.
+			name: "hyphenated GeForce names and memory in G",
+			body: "It fails on my RTX-5090D. The same model serves on a NVIDIA GeForce-RTX-4090 and on 8xA100 80G.",
+			gpus: []GPU{{Name: "RTX 5090 D"}, {Name: "NVIDIA GeForce RTX 4090"}, {Name: "A100", MemoryGiB: 80, Count: 8}},
+		},
+		{
 			// "L40s" names NVIDIA's L40S, as the posts' environment
 			// reports say (vllm-dev C1-029, C3-007, C3-033), while "8
 			// H100s" counts H100s; a count given on a second mention

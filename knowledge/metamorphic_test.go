@@ -578,6 +578,17 @@ var perturbations = []struct {
 			return outsideSpans(l, func(t string) string { return geForceSpacedRE.ReplaceAllString(t, "${1}${2}${3}") })
 		})
 	}},
+	// GeForce names hyphenated and memory sizes after a card written in
+	// G, as other posts and guides write them: "RTX-4090"
+	// (gpustack/gpustack#2097's "RTX-5090D"), "A100 80G".
+	{"gpu-spelling", func(s string) string {
+		return mapProse(s, func(l string) string {
+			return outsideSpans(l, func(t string) string {
+				t = geForceSpacedRE.ReplaceAllString(t, "${1}-${2}${3}")
+				return gpuMemoryGBRE.ReplaceAllString(t, "${1}${2}G")
+			})
+		})
+	}},
 	// Each command line in a fence typed at a shell prompt, in the
 	// forms posters' terminals print: a plain "$", a venv and user@host,
 	// Red Hat's brackets, two environments (vllm#18567, #1784).
@@ -1076,6 +1087,11 @@ func smartQuotes(t string) string {
 // geforce-spacing perturbation.
 var geForceSpacedRE = regexp.MustCompile(`\b(RTX|GTX) (\d{4})(?: (Ti)\b)?`)
 
+// gpuMemoryGBRE is a data-centre card's name with its memory in GB
+// after it ("A100 80GB", "H100-80GB"), for the gpu-spelling
+// perturbation.
+var gpuMemoryGBRE = regexp.MustCompile(`\b([AHL]\d{2,3}S?[ -])(\d{2,3})GB\b`)
+
 // sentenceCommandRE is a sentence with a vllm command line inside it, for
 // the program-named-before-in-prose perturbation.
 var sentenceCommandRE = regexp.MustCompile(`^\s*[A-Za-z][^\x60]*\s(?:vllm (?:serve|bench)|python3? -m vllm\.)\S*\s[^\x60]*\s--[a-z]`)
@@ -1345,9 +1361,9 @@ func TestTerminalWrapMeasured(t *testing.T) {
 		rewritten++
 		f0, _ := Extract(Post{Title: post.title, Body: post.body, Format: FormatMarkdown}, s)
 		f1, _ := Extract(Post{Title: post.title, Body: body}, s)
-		if factPrint(f0, s) != factPrint(f1, s) {
+		if a, b := factPrint(f0, s), factPrint(f1, s); a != b {
 			changed++
-			t.Logf("%s: facts changed", post.name)
+			t.Logf("%s: facts changed\n--- as written\n%s--- wrapped\n%s", post.name, a, b)
 		}
 	}
 	t.Logf("wrapped at 120 columns: %d of %d posts rewritten, %d changed facts", rewritten, len(posts), changed)

@@ -299,7 +299,9 @@ var (
 // MI300X, RX 7900 XTX or, without its RX, "Radeon 7900 xtx", Intel Arc
 // A770 and the workstation Arc Pro B60 and B70, vllm-project/vllm#28770,
 // #41663, #48327), with an optional count before ("8x", "4*") or after ("A800 * 8")
-// and a memory size after ("80GB", "(16GB)").
+// and a memory size after ("80GB", "(16GB)", or "80G" as the many posts
+// and guides that write "A100 80G" and "8xA100 80G" do). A GeForce's
+// family may be joined to its number by a hyphen ("RTX-4090").
 // Submatches: 1 count before, 2 name, 3 memory, 4 count after.
 func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	var names []string
@@ -318,8 +320,8 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	if len(names) > 0 {
 		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
 	}
-	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
-		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?GB\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
+		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?G(?:i?B)?\b\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
 // radeonPat is an AMD Radeon named without RX: an APU's ("Radeon 8060S",
@@ -536,11 +538,18 @@ func bareGeForces(text string, read []GPU) []GPU {
 
 // geForceNameRE is a GeForce name as posts write it: "RTX2080ti",
 // "rtx 3090Ti", "RTX 4090D".
-var geForceNameRE = regexp.MustCompile(`(?i)\b(RTX|GTX)\s?(A?\d{4})(?:\s?(Ti)\b|\s?(D)\b)?`)
+var geForceNameRE = regexp.MustCompile(`(?i)\b(RTX|GTX)[\s-]?(A?\d{4})(?:\s?(Ti)\b|\s?(D)\b)?`)
+
+// geForceHyphenRE is "GeForce" joined to the family by a hyphen.
+var geForceHyphenRE = regexp.MustCompile(`(?i)\bGeForce-`)
 
 // canonicalGeForce writes a GeForce name one way, as NVIDIA does ("RTX
-// 2080 Ti", "RTX 4090 D"): the facts must not change with the spacing.
+// 2080 Ti", "RTX 4090 D", "GeForce RTX 4090"): the facts must not change
+// with the spacing, nor with a hyphen for a space ("RTX-4090", as
+// gpustack/gpustack#2097 titles its "RTX-5090D" and posts and guides in
+// several languages write it).
 func canonicalGeForce(name string) string {
+	name = geForceHyphenRE.ReplaceAllString(name, "GeForce ")
 	return geForceNameRE.ReplaceAllStringFunc(name, func(m string) string {
 		sm := geForceNameRE.FindStringSubmatch(m)
 		out := strings.ToUpper(sm[1]) + " " + strings.ToUpper(sm[2])
