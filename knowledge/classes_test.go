@@ -430,6 +430,15 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "RTX 5090 D"}, {Name: "NVIDIA GeForce RTX 4090"}, {Name: "A100", MemoryGiB: 80, Count: 8}},
 		},
 		{
+			// A bare GeForce number after the vendor's name is a card
+			// (NixOS/nixpkgs#406675's title "CUDA + NVIDIA 5090"; "tested
+			// on NVIDIA 4090 GPU" in many projects' READMEs).
+			name:  "a GeForce number after NVIDIA",
+			title: "vllm: cannot serve models using CUDA + NVIDIA 5090",
+			body:  "The server dies at start.",
+			gpus:  []GPU{{Name: "RTX 5090"}},
+		},
+		{
 			// "L40s" names NVIDIA's L40S, as the posts' environment
 			// reports say (vllm-dev C1-029, C3-007, C3-033), while "8
 			// H100s" counts H100s; a count given on a second mention

@@ -458,10 +458,12 @@ func gpuPlatform(gpus []GPU, s *Schema) string {
 var bareGeForceRE = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s?[x×*]\s?)?([2345]0[5-9]0)(\s?Ti|D)?(s)?\b(\s*(?:GPUs?|cards?|graphics|显卡|卡))?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 
 // cardWordsBefore are the words before a bare model number that make it a
-// card: a possessive or article ("my 4080", "a 5090"), "on"/"with", and
-// counts in words.
+// card: a possessive or article ("my 4080", "a 5090"), "on"/"with", counts
+// in words, and the vendor's name ("CUDA + NVIDIA 5090",
+// NixOS/nixpkgs#406675's title; "tested on NVIDIA 4090 GPU", "Nvidia 4090
+// (24G)" in many projects' READMEs).
 var cardWordsBefore = map[string]bool{"my": true, "a": true, "an": true, "the": true, "on": true, "with": true,
-	"dual": true, "two": true, "four": true, "eight": true, "single": true, "one": true, "our": true}
+	"dual": true, "two": true, "four": true, "eight": true, "single": true, "one": true, "our": true, "nvidia": true}
 
 // countWords are the words before a bare model number that count the
 // cards ("dual 3090s", "two 4090s"; "2x3090s", vllm#17854, counts in
