@@ -410,6 +410,27 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve --max-num-seqs=4 --model=/mnt/models/llama --port=8080 --tensor-parallel-size=2"},
 		},
 		{
+			// A YAML list item's scalar goes on over the lines indented
+			// under it, and a double-quoted one up to its closing quote:
+			// vLLM's LeaderWorkerSet guide quotes the leader's script of
+			// two commands over two lines after "sh", "-c"; read line by
+			// line, the vllm command's last option took the closing quote
+			// ("2\"").
+			name:     "a shell's script quoted over two lines of a YAML list",
+			body:     "```yaml\n          command:\n            - sh\n            - -c\n            - \"bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray_cluster_size=$(LWS_GROUP_SIZE);\n              python3 -m vllm.entrypoints.openai.api_server --port 8080 --model meta-llama/Meta-Llama-3.1-405B-Instruct --tensor-parallel-size 8 --pipeline_parallel_size 2\"\n```",
+			commands: []string{"bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray-cluster-size=$(LWS_GROUP_SIZE)", "vllm serve --model=meta-llama/Meta-Llama-3.1-405B-Instruct --pipeline-parallel-size=2 --port=8080 --tensor-parallel-size=8"},
+		},
+		{
+			// A list item an excerpt cut from its key holds a command
+			// line, folded over lines as YAML folds a plain scalar
+			// (vllm-project/vllm-ascend#2077's LeaderWorkerSet manifest:
+			// read line by line, "qwen3_coder --model …" was a command of
+			// a program "qwen3_coder").
+			name:     "a command line in a plain YAML item over lines",
+			body:     "```\n          - bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader\n            --ray_cluster_size=$(LWS_GROUP_SIZE); python3 -m vllm.entrypoints.openai.api_server\n            --port 8080 --tool-call-parser\n            qwen3_coder --model /models/Qwen3-Coder-480B-A35B-Instruct-FP8 --tensor-parallel-size 4\n```",
+			commands: []string{"bash /vllm-workspace/examples/online_serving/multi-node-serving.sh leader --ray-cluster-size=$(LWS_GROUP_SIZE)", "vllm serve --model=/models/Qwen3-Coder-480B-A35B-Instruct-FP8 --port=8080 --tensor-parallel-size=4 --tool-call-parser=qwen3_coder"},
+		},
+		{
 			// A command that starts inside a quotation after setup steps
 			// ends at its closing quote (opea-project/GenAIComps#336, a
 			// one-line code span; Chinese deployment notes quote

@@ -440,7 +440,7 @@ func (cs *commandSet) codeCommands() {
 		for _, i := range described {
 			raw[i] = ""
 		}
-		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(joinStringRuns(raw)), cs.s), cs.s)
+		lines := joinTerminalWraps(joinContinuations(withoutBlockScalars(joinStringRuns(foldYAMLItems(raw, cs.s))), cs.s), cs.s)
 		for i, l := range lines {
 			if pyAssignRE.MatchString(l) && !supervisorCommandRE.MatchString(l) || strings.Contains(l, "(") && pyRunCallRE.MatchString(l) {
 				// Python, not a shell: a command is only what its string

@@ -784,12 +784,16 @@ func listCommands(block string, s *Schema) (out [][]string, described []int) {
 // lines from the first of lines on that are items indented by at least
 // indent: "- --max-model-len=4096" and "- --max-model-len 4096" alike.
 // A commented-out item ("# - --max-num-seqs") is skipped; a quoted JSON
-// value is one word ('{"mode": 3}'), while other quoted items are split,
-// as people quote a whole command line as one item ("python3 -m … --port
-// 8080").
+// value is one word ('{"mode": 3}'), and so is a shell's script after its
+// "-c" ("- sh", "- -c", "- \"bash …; python3 -m …\"", as vLLM's
+// LeaderWorkerSet guide writes a multi-node command), while other quoted
+// items are split, as people quote a whole command line as one item
+// ("python3 -m … --port 8080"). An item's scalar may go on over the
+// lines below it (yamlItemValue).
 func yamlListWords(lines []string, indent int) []string {
 	var words []string
-	for _, l := range lines {
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
 		if len(words) >= 200 {
 			break
 		}
@@ -800,14 +804,128 @@ func yamlListWords(lines []string, indent int) []string {
 		if it == nil || len(it[1]) < indent {
 			break
 		}
-		v := it[2]
+		v, n := yamlItemValue(it, lines[i+1:])
+		i += n
 		if len(v) >= 3 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] && (v[1] == '{' || v[1] == '[') {
 			words = append(words, v[1:len(v)-1])
+			continue
+		}
+		if len(words) > 0 && words[len(words)-1] == "-c" && slices.ContainsFunc(words, isShell) {
+			words = append(words, strings.Trim(v, `"'`))
 			continue
 		}
 		words = append(words, strings.Fields(strings.Trim(v, `"'`))...)
 	}
 	return words
+}
+
+// yamlItemValue returns the scalar of a YAML list item (it from
+// yamlItemRE) and how many of the lines below it the scalar takes: YAML
+// folds the lines indented deeper than the item's dash into its value,
+// one space for each line break, and a quoted value goes on until its
+// closing quote. Manifests write a long command so ("- vllm serve m"
+// over "--max-model-len 32768" on the next line; vllm-project/vllm-ascend#2077
+// and vLLM's LeaderWorkerSet guide, where a quoted script of two commands
+// takes two lines; vllm-project/vllm#26328 pasted such a value). An item
+// that is a mapping ("- name: vllm") or opens a collection has none, nor
+// has one quoted and closed on its line.
+func yamlItemValue(it []string, below []string) (string, int) {
+	v := it[2]
+	if v == "" || yamlKeyLineRE.MatchString(v) || strings.ContainsAny(v[:1], "[{|>&*!") {
+		return v, 0
+	}
+	var n int
+	if q := v[0]; q == '"' || q == '\'' {
+		// A quoted value ends at its closing quote, whatever the lines
+		// between look like.
+		if closesQuote(v[1:], q) {
+			return v, 0
+		}
+		for k, l := range below[:min(len(below), maxVarLines)] {
+			if closesQuote(l, q) {
+				n = k + 1
+				break
+			}
+		}
+	} else {
+		n = yamlPlainLines(len(it[1]), below)
+	}
+	if n == 0 {
+		return v, 0
+	}
+	var b strings.Builder
+	b.WriteString(v)
+	for k, l := range below[:n] {
+		if b.Len() >= maxCommandBytes {
+			return b.String(), k // longer than any command: the rest is read as it stands
+		}
+		if t := strings.TrimSpace(yamlPlainText(l)); t != "" {
+			b.WriteByte(' ')
+			b.WriteString(t)
+		}
+	}
+	return b.String(), n
+}
+
+// closesQuote reports whether a line of a quoted YAML scalar holds its
+// closing quote q: a '"' not escaped by a backslash, or a "'" (which
+// YAML escapes by doubling it; a doubled one closes nothing).
+func closesQuote(l string, q byte) bool {
+	for i := 0; i < len(l); i++ {
+		switch {
+		case q == '"' && l[i] == '\\':
+			i++
+		case l[i] == q && q == '\'' && i+1 < len(l) && l[i+1] == '\'':
+			i++
+		case l[i] == q:
+			return true
+		}
+	}
+	return false
+}
+
+// foldYAMLItems returns the lines of a code block with each YAML list
+// item that holds a command read as that command: its scalar folded onto
+// its line (yamlItemValue; the lines it took left blank, so that every
+// line keeps its place) and, when the value starts a run of a program
+// ("- python3 -m vllm.entrypoints.openai.api_server …", "- bash
+// multi-node-serving.sh leader …; python3 -m …" in a LeaderWorkerSet
+// manifest an excerpt cut from its key), the value alone, unquoted, as a
+// shell would be given it. Items of options ("- --max-model-len=4096")
+// or of single words stay as they are: the list readers read those with
+// their key.
+func foldYAMLItems(lines []string, s *Schema) []string {
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		it := yamlItemRE.FindStringSubmatch(lines[i])
+		if it == nil || it[2] == "" || isFlagWord(it[2]) {
+			continue
+		}
+		v, n := yamlItemValue(it, lines[i+1:])
+		cmd := strings.TrimSpace(v)
+		if len(cmd) >= 2 && (cmd[0] == '"' || cmd[0] == '\'') && cmd[len(cmd)-1] == cmd[0] {
+			cmd = cmd[1 : len(cmd)-1]
+		}
+		runs := strings.Contains(cmd, " ") && (startsNewRun(cmd, s) || s.startsRun(cmd))
+		if n == 0 && !runs {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(lines)
+		}
+		out[i] = it[1] + "- " + v
+		if runs {
+			out[i] = it[1] + cmd
+		}
+		for k := i + 1; k <= i+n; k++ {
+			out[k] = ""
+		}
+		i += n
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // describedCommand is the words of a command kubectl describe printed,

@@ -326,6 +326,36 @@ func FuzzContainerCommands(f *testing.F) {
 	})
 }
 
+// FuzzFoldYAMLItems: folding a block's YAML items keeps every line in
+// its place (as many lines, each blank, unchanged or holding what its own
+// line began), whatever the block holds.
+func FuzzFoldYAMLItems(f *testing.F) {
+	f.Add("command:\n  - sh\n  - -c\n  - \"bash x.sh leader;\n    python3 -m vllm.entrypoints.openai.api_server --port 8080\"\n")
+	f.Add("- vllm serve m\n  --port 8000\n  --max-model-len 4096\n- name: x\n  image: y\n")
+	f.Add("- \"unclosed \\\" quote\n  more\n")
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := p.Schema()
+	f.Fuzz(func(t *testing.T, block string) {
+		in := strings.Split(block, "\n")
+		out := foldYAMLItems(in, s)
+		if len(out) != len(in) {
+			t.Fatalf("%d lines became %d", len(in), len(out))
+		}
+		for i, l := range out {
+			if l == in[i] || l == "" {
+				continue
+			}
+			indent := len(in[i]) - len(strings.TrimLeft(in[i], " \t"))
+			if !strings.HasPrefix(l, in[i][:indent]) || !yamlItemRE.MatchString(in[i]) {
+				t.Errorf("line %d %q became %q", i, in[i], l)
+			}
+		}
+	})
+}
+
 // FuzzDocTitle: a page's title is one line, whatever the page holds.
 func FuzzDocTitle(f *testing.F) {
 	f.Add("---\ntitle: Speculative Decoding\n---\n# x\n")

@@ -705,6 +705,32 @@ var perturbations = []struct {
 			return b.String()
 		})
 	}},
+	// The same command as a YAML list item's scalar folded over lines,
+	// which YAML reads as one line: a shell's script quoted over two
+	// lines under a container's command, as vLLM's LeaderWorkerSet
+	// guide writes its multi-node command, or a plain item of a list an
+	// excerpt cut from its key, one option a line, as
+	// vllm-project/vllm-ascend#2077 pastes its manifest.
+	{"yaml-folded-item", func(s string) string {
+		return rewriteFencedContainers(s, func(n int, program, args []string) string {
+			var b strings.Builder
+			if n%2 == 1 {
+				half := (len(args) + 1) / 2
+				fmt.Fprintf(&b, "containers:\n- name: vllm\n  image: lmcache/vllm-openai:latest\n  command:\n  - sh\n  - -c\n  - \"%s %s\n    %s\"\n",
+					strings.Join(program, " "), strings.Join(args[:half], " "), strings.Join(args[half:], " "))
+				return b.String()
+			}
+			b.WriteString("    - " + strings.Join(program, " "))
+			for _, w := range args {
+				if strings.HasPrefix(w, "-") {
+					b.WriteString("\n     ")
+				}
+				b.WriteString(" " + w)
+			}
+			b.WriteString("\n")
+			return b.String()
+		})
+	}},
 	// The serving image pulled through a registry mirror, as posts from
 	// behind a slow or blocked Docker Hub pull it
 	// (docker.m.daocloud.io/vllm/vllm-openai in install scripts and
