@@ -460,6 +460,17 @@ func TestReadingClasses(t *testing.T) {
 			gpus:  []GPU{{Name: "RTX 5090"}},
 		},
 		{
+			// An error asked about inside a Chinese sentence ends where
+			// the writer's question begins ("…，请问怎么解决？", as Chinese
+			// posts and comments of many projects ask about what went
+			// wrong); read on, the question was part of the message and
+			// of its signature.
+			name:   "an error inside a Chinese sentence",
+			title:  "vllm 0.9.0 运行 glm-4-9b-chat 报错",
+			body:   "用 python -m vllm.entrypoints.openai.api_server --model THUDM/glm-4-9b-chat --trust-remote-code 启动后报错 KeyError: 'model.layers.0.mlp.gate_up_proj.weight'，请问怎么解决？",
+			errors: []string{"KeyError: 'model.layers.0.mlp.gate_up_proj.weight'"},
+		},
+		{
 			// "L40s" names NVIDIA's L40S, as the posts' environment
 			// reports say (vllm-dev C1-029, C3-007, C3-033), while "8
 			// H100s" counts H100s; a count given on a second mention
@@ -3052,6 +3063,26 @@ func TestContainerCommandsBounded(t *testing.T) {
 	}
 	if lists, _ := containerCommands("svc:\n  entrypoint: vllm serve m\n  command: --port 8000\n"); len(lists) != 1 {
 		t.Errorf("lists = %v, want one", lists)
+	}
+}
+
+// TestWithoutCJKSentence: a message ends where the CJK sentence of the
+// post's that goes on after it on its line begins; a quoted CJK path and
+// a message in Chinese stay whole.
+func TestWithoutCJKSentence(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"'model.layers.0.mlp.gate_up_proj.weight'，请问怎么解决？", "'model.layers.0.mlp.gate_up_proj.weight'"},
+		{"'model.layers.0.mlp.gate_up_proj.weight',请问怎么解决?", "'model.layers.0.mlp.gate_up_proj.weight'"},
+		{"CUDA out of memory. 显存不够吗", "CUDA out of memory."},
+		{"No such file or directory: '/data/模型/config.json'", "No such file or directory: '/data/模型/config.json'"},
+		{"模型不支持，请检查", "模型不支持，请检查"},
+		{"unsupported model Qwen模型", "unsupported model Qwen模型"},
+		{"plain message", "plain message"},
+	}
+	for _, tt := range tests {
+		if got := withoutCJKSentence(tt.in); got != tt.want {
+			t.Errorf("withoutCJKSentence(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

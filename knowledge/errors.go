@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // logPrefixRE strips the decorations vLLM and its workers put before log
@@ -261,6 +263,32 @@ func errorLines(doc *document) (lines []string, title string) {
 	return lines, title
 }
 
+// withoutCJKSentence returns an error's message without the Chinese,
+// Japanese or Korean sentence of the post's that goes on after it on its
+// line: a message quoted in a CJK sentence ends where the writer's own
+// text begins ("KeyError: 'model.layers.0.mlp.gate_up_proj.weight'，请问怎么解决？",
+// an error asked about inline, as Chinese posts and comments across
+// projects ask it: "…，请问怎么解决" after what went wrong). The message
+// is cut only when it is not CJK itself up to there and the CJK text
+// starts after a blank or a sentence's punctuation outside quotes, so a
+// path quoted in it ('/data/模型/x') and a message in Chinese stay whole.
+func withoutCJKSentence(msg string) string {
+	loc := cjkRE.FindStringIndex(msg)
+	if loc == nil || loc[0] == 0 {
+		return msg
+	}
+	before := msg[:loc[0]]
+	if strings.Count(before, "'")%2 == 1 || strings.Count(before, `"`)%2 == 1 {
+		return msg // inside a quoted value
+	}
+	first, _ := utf8.DecodeRuneInString(msg[loc[0]:])
+	punct := first >= 0x3000 && first <= 0x303F || first >= 0xFF00 && first <= 0xFFEF // "，", "。", "？"
+	if r, _ := utf8.DecodeLastRuneInString(before); !punct && !unicode.IsSpace(r) && !strings.ContainsRune(",.;:!?", r) {
+		return msg // glued to a word of the message: part of it
+	}
+	return strings.TrimRight(before, " \t,;:")
+}
+
 // errorSet collects errors once each by signature.
 type errorSet struct {
 	out  []ErrorInfo
@@ -271,7 +299,7 @@ type errorSet struct {
 }
 
 func (set *errorSet) add(e ErrorInfo) {
-	e.Message = strings.TrimSpace(e.Message)
+	e.Message = withoutCJKSentence(strings.TrimSpace(e.Message))
 	if len(e.Message) > 500 {
 		e.Message = e.Message[:500]
 	}

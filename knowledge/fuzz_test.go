@@ -356,6 +356,20 @@ func FuzzFoldYAMLItems(f *testing.F) {
 	})
 }
 
+// FuzzWithoutCJKSentence: a message cut at a CJK sentence is a prefix of
+// what it was, whatever the message holds.
+func FuzzWithoutCJKSentence(f *testing.F) {
+	f.Add("'x'，请问怎么解决？")
+	f.Add("No such file: '/data/模型/x'")
+	f.Add("模型不支持，请检查")
+	f.Fuzz(func(t *testing.T, msg string) {
+		got := withoutCJKSentence(msg)
+		if !strings.HasPrefix(msg, got) {
+			t.Errorf("%q is not a prefix of %q", got, msg)
+		}
+	})
+}
+
 // FuzzDocTitle: a page's title is one line, whatever the page holds.
 func FuzzDocTitle(f *testing.F) {
 	f.Add("---\ntitle: Speculative Decoding\n---\n# x\n")
