@@ -460,6 +460,14 @@ func TestReadingClasses(t *testing.T) {
 			gpus:  []GPU{{Name: "RTX 5090"}},
 		},
 		{
+			// An error asked about inside a sentence ends where the
+			// writer's question begins (", any idea how to fix it?", as
+			// forum posts of every kind ask after what went wrong).
+			name:   "an error followed by the writer's question",
+			body:   "After the server starts I get KeyError: 'model.layers.0.mlp.gate_up_proj.weight', any idea how to fix this?",
+			errors: []string{"KeyError: 'model.layers.0.mlp.gate_up_proj.weight'"},
+		},
+		{
 			// An error asked about inside a Chinese sentence ends where
 			// the writer's question begins ("…，请问怎么解决？", as Chinese
 			// posts and comments of many projects ask about what went
@@ -3082,6 +3090,24 @@ func TestWithoutCJKSentence(t *testing.T) {
 	for _, tt := range tests {
 		if got := withoutCJKSentence(tt.in); got != tt.want {
 			t.Errorf("withoutCJKSentence(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestWithoutPlea: a message ends where the writer's plea or question
+// goes on after it; vLLM's own "Please …" and a "but" inside a message
+// stay.
+func TestWithoutPlea(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"'model.layers.0.mlp.gate_up_proj.weight', any idea how to fix this?", "'model.layers.0.mlp.gate_up_proj.weight'"},
+		{"CUDA error: an illegal memory access was encountered. Any help is appreciated!", "CUDA error: an illegal memory access was encountered."},
+		{"Engine core initialization failed, can someone help?", "Engine core initialization failed"},
+		{"This model's maximum context length is 4096 tokens. Please reduce the length of the messages.", "This model's maximum context length is 4096 tokens. Please reduce the length of the messages."},
+		{"Expected all tensors to be on the same device, but found at least two devices", "Expected all tensors to be on the same device, but found at least two devices"},
+	}
+	for _, tt := range tests {
+		if got := withoutPlea(tt.in); got != tt.want {
+			t.Errorf("withoutPlea(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

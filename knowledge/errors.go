@@ -289,6 +289,29 @@ func withoutCJKSentence(msg string) string {
 	return strings.TrimRight(before, " \t,;:")
 }
 
+// pleaRE is the writer's own sentence going on after an error's message
+// on its line: a plea or a question after a comma or a sentence's end
+// ("KeyError: 'x', any idea how to fix this?", ", any idea how to fix
+// it?" as forum posts of every kind ask it; "… was encountered. Any help
+// is appreciated!"). "Please …" alone is no plea: vLLM's own messages
+// say it ("Please reduce the length of the messages").
+var pleaRE = regexp.MustCompile(`(?i)[,.;!?]\s+(?:any (?:ideas?|help|suggestions?|thoughts|advice|clues?|pointers?|hints?)\b|how (?:can|do|should|could) (?:i|we)\b|(?:can|could) (?:someone|anyone|somebody|you)\b|(?:does|did|has) (?:anyone|anybody|someone)\b|thanks\b|thank you\b|thx\b|what (?:should|can|could) (?:i|we)\b|i (?:don't|do not|have no) (?:know|idea)\b|please help\b|help please\b)`)
+
+// withoutPlea returns an error's message without the plea or question of
+// the writer's that goes on after it (pleaRE), and the punctuation that
+// parted them, as a sentence's comma is not the message's.
+func withoutPlea(msg string) string {
+	loc := pleaRE.FindStringIndex(msg)
+	if loc == nil {
+		return msg
+	}
+	cut := msg[:loc[0]]
+	if msg[loc[0]] == '.' || msg[loc[0]] == '!' || msg[loc[0]] == '?' {
+		cut = msg[:loc[0]+1] // the message's own full stop
+	}
+	return strings.TrimRight(cut, " \t,;")
+}
+
 // errorSet collects errors once each by signature.
 type errorSet struct {
 	out  []ErrorInfo
@@ -299,7 +322,7 @@ type errorSet struct {
 }
 
 func (set *errorSet) add(e ErrorInfo) {
-	e.Message = withoutCJKSentence(strings.TrimSpace(e.Message))
+	e.Message = withoutPlea(withoutCJKSentence(strings.TrimSpace(e.Message)))
 	if len(e.Message) > 500 {
 		e.Message = e.Message[:500]
 	}

@@ -356,16 +356,20 @@ func FuzzFoldYAMLItems(f *testing.F) {
 	})
 }
 
-// FuzzWithoutCJKSentence: a message cut at a CJK sentence is a prefix of
-// what it was, whatever the message holds.
-func FuzzWithoutCJKSentence(f *testing.F) {
+// FuzzMessageEnd: a message cut where the writer's own sentence goes on
+// (a CJK sentence, a plea) is a prefix of what it was, whatever the
+// message holds.
+func FuzzMessageEnd(f *testing.F) {
 	f.Add("'x'，请问怎么解决？")
 	f.Add("No such file: '/data/模型/x'")
 	f.Add("模型不支持，请检查")
+	f.Add("'x', any idea how to fix this?")
+	f.Add("was encountered. Any help is appreciated!")
 	f.Fuzz(func(t *testing.T, msg string) {
-		got := withoutCJKSentence(msg)
-		if !strings.HasPrefix(msg, got) {
-			t.Errorf("%q is not a prefix of %q", got, msg)
+		for _, cut := range []func(string) string{withoutCJKSentence, withoutPlea} {
+			if got := cut(msg); !strings.HasPrefix(msg, got) {
+				t.Errorf("%q is not a prefix of %q", got, msg)
+			}
 		}
 	})
 }
