@@ -460,6 +460,25 @@ func TestReadingClasses(t *testing.T) {
 			gpus:  []GPU{{Name: "RTX 5090"}},
 		},
 		{
+			// A sentence that names the class the poster met, with no
+			// message and no log ("When starting any demo I get an
+			// AssertionError in DisplayOpenGL", a project's FAQ; "When I
+			// attempt to submit a form, I get an AssertionError", another
+			// project's): the class is the post's error, as a title's is.
+			name:   "an exception class the poster met, named in a sentence",
+			body:   "The server dies with AssertionError when I set --enable-prefix-caching, and works without it.",
+			errors: []string{"AssertionError: "},
+		},
+		{
+			// A class only talked about is no error of the post's: a
+			// feature request says what happens today (vllm-dev B073,
+			// "leave it out and you get a ValueError saying …").
+			name:   "an exception class talked about, not met",
+			title:  "tool_choice should be optional",
+			body:   "Leave it out and you get a ValueError saying that tool_choice must be set.",
+			errors: []string{},
+		},
+		{
 			// An error asked about inside a sentence ends where the
 			// writer's question begins (", any idea how to fix it?", as
 			// forum posts of every kind ask after what went wrong).

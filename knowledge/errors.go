@@ -97,6 +97,14 @@ func extractErrors(doc *document, s *Schema) []ErrorInfo {
 	if m := titleClassRE.FindStringSubmatch(title); m != nil && len(set.out) == 0 {
 		set.add(ErrorInfo{Type: m[1]})
 	}
+	// A sentence that names the class the poster saw, with no message
+	// and no log: "I get an AssertionError when loading the model",
+	// "it throws a torch.OutOfMemoryError after a few requests".
+	if len(set.out) == 0 {
+		if typ := proseClass(doc.prose); typ != "" {
+			set.add(ErrorInfo{Type: typ})
+		}
+	}
 	// Error bodies of HTTP APIs, as JSON or as a printed Python dict:
 	// {'message': '...', 'type': 'BadRequestError', ...}.
 	for _, e := range bodyErrors(doc.title + "\n" + doc.scanText()) {
@@ -685,6 +693,30 @@ func usageMessage(m []string) string {
 // alone on its line with a colon, as people title the log they paste
 // next.
 var exceptionHeadingRE = regexp.MustCompile(`(?i)^(?:the\s+)?exceptions?\s*:$`)
+
+// proseClassRE is an exception class named in a sentence as the one the
+// poster or their program met: after "I get", "I'm getting", "it
+// throws", "we hit", "which raises", or after a failure "with" ("dies
+// with", "fails with"). A class named otherwise is talked about, not met
+// ("you get a ValueError saying …" in a feature request, vllm-dev B073;
+// "raise ValueError(" in a traceback's source line).
+var proseClassRE = regexp.MustCompile(`(?i:\b(?:(?:i|we|it|this|that|which|and|but|then)(?:'m| am| are|'re)?\s+(?:(?:also|still|always|keep|kept)\s+)?(?:gets?|got|getting|sees?|saw|seeing|hits?|hitting|encounter(?:s|ed|ing)?|throws?|threw|throwing|raises?|raised|raising)|(?:fails?|failed|failing|crash(?:es|ed)?|crashing|dies|died|dying|exits?|exited|stops?|stopped|errors? out|errored out)\s+with)\s+(?:an?\s+|the\s+)?)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b`)
+
+// proseClass returns the first exception class a sentence of the post
+// names as the one the poster met (proseClassRE), or "". Posts that
+// paste no log often say only that ("The server dies with AssertionError
+// when I set --enable-prefix-caching"), as titles do (titleClassRE).
+func proseClass(prose []string) string {
+	for _, l := range prose {
+		for _, ix := range proseClassRE.FindAllStringSubmatchIndex(l, 4) {
+			if end := ix[3]; end < len(l) && (l[end] == ':' || l[end] == '(') {
+				continue // a class with its message (the line readers' part), or a call
+			}
+			return l[ix[2]:ix[3]]
+		}
+	}
+	return ""
+}
 
 // titleClassRE finds an exception class named as a word of a title.
 var titleClassRE = regexp.MustCompile(`(?:^|\s)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:\s|$)`)
