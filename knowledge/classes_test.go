@@ -300,11 +300,13 @@ func TestReadingClasses(t *testing.T) {
 			// vllm-dev C3-034 ("model: deepseek v3.2", a Ray deployment);
 			// a lettered generation too ("DeepSeek R1" in #12891, #13778
 			// and three more, "Kimi K2" in #33457).
-			// A size is no generation, nor is a number that goes on.
+			// A size where the generation would stand names the model
+			// too ("mistral 7b"; see "a family and a size in a
+			// sentence"); a number that goes on ("qwen 2x") does not.
 			name:   "model named by family and generation with a space",
 			title:  "[Bug]: DeepSeek V3.2 on B200 fails with CUTLASS_MLA",
 			body:   "### my env\nvllm: 0.9.2\nmodel: glm 4.7\nQwen 3 is 2x faster than mistral 7b and qwen 2x; Kimi K2 hangs.",
-			models: []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3", "Kimi K2"},
+			models: []string{"DeepSeek V3.2", "glm 4.7", "Qwen 3", "mistral 7b", "Kimi K2"},
 		},
 		{
 			// With VLLM_LOGGING_LEVEL=DEBUG, vLLM logs every platform it
@@ -458,6 +460,16 @@ func TestReadingClasses(t *testing.T) {
 			title: "vllm: cannot serve models using CUDA + NVIDIA 5090",
 			body:  "The server dies at start.",
 			gpus:  []GPU{{Name: "RTX 5090"}},
+		},
+		{
+			// A family with its size and no generation, in a sentence:
+			// "I'm testing Llama 8B on 4 L40s GPUs" (vllm-dev C3-007),
+			// "codellama 70b don't stop generating" (corpus #2686), "[gpt
+			// oss 20b]" (corpus #22519's title). Read after the model the
+			// post names in full, not before it.
+			name:   "a family and a size in a sentence",
+			body:   "I serve gpt-oss 20b on one H100 and Mistral 7B on another; both stop after a few requests.",
+			models: []string{"gpt-oss 20b", "Mistral 7B"},
 		},
 		{
 			// A sentence that names the class the poster met, with no

@@ -258,8 +258,10 @@ func bareModels(doc *document, s *Schema, add func(string)) {
 // issue", "DeepSeek V3.2 on B200 fails", "model: deepseek v3.2"), as
 // written. The generation is read as an imported issue's title is
 // (titleGeneration), so that the post and the entries it is ranked
-// against name a model the same way; a size ("llama 7b") is no
-// generation. Forms without the space ("Qwen2.5", "Llama-3") are single
+// against name a model the same way. A size where the generation would
+// stand names the model too ("gpt-oss 20b", "Mistral 7B", "I'm testing
+// Llama 8B on 4 L40s GPUs" in vllm-dev C3-007, "codellama 70b don't stop
+// generating" in corpus #2686). Forms without the space ("Qwen2.5", "Llama-3") are single
 // words, which isModelName reads.
 func spacedFamilyModels(t string, s *Schema, add func(string)) {
 	if s == nil {
@@ -279,6 +281,11 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 			// corpus posts).
 			gen = letteredGenRE.FindString(lower[end+1:])
 		}
+		if size := familySizeRE.FindString(lower[end+1:]); size != "" {
+			// No generation but a size: "gpt-oss 20b", "Mistral 7B",
+			// "Mixtral 8x7B".
+			gen = size
+		}
 		if gen == "" {
 			return
 		}
@@ -294,6 +301,11 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 		add(t[f.start:sizeSuffix(t, f.stop, s)])
 	}
 }
+
+// familySizeRE is a model's parameter count written right after its
+// family and a space, where a generation would stand: "20b" in "gpt-oss
+// 20b", "7B" in "Mistral 7B", "8x7b" in "Mixtral 8x7b".
+var familySizeRE = regexp.MustCompile(`^(?:\d+x)?\d+(?:\.\d+)?[bm]\b`)
 
 // titleFamily adds a model family the title names alone, as a word, when
 // nothing else in the post names a model: "[New Model]: Jamba", "Fused
