@@ -462,6 +462,15 @@ func TestReadingClasses(t *testing.T) {
 			gpus:  []GPU{{Name: "RTX 5090"}},
 		},
 		{
+			// A variant before the size, as Qwen names its releases
+			// (Qwen3-Coder-30B-A3B-Instruct, Qwen2.5-VL-7B-Instruct)
+			// and posts write them with spaces; corpus #16948's title
+			// "Llama4 Scout 16E" (Llama-4-Scout-17B-16E) the same way.
+			name:   "a variant before the size",
+			body:   "Qwen3 Coder 30B A3B is slow, and Qwen2.5 VL 7B crashes with images.",
+			models: []string{"Qwen3 Coder 30B A3B", "Qwen2.5 VL 7B"},
+		},
+		{
 			// A family with its size and no generation, in a sentence:
 			// "I'm testing Llama 8B on 4 L40s GPUs" (vllm-dev C3-007),
 			// "codellama 70b don't stop generating" (corpus #2686), "[gpt

@@ -345,17 +345,16 @@ func titleFamily(title string, s *Schema, add func(string)) {
 // more corpus posts write with dashes), "DeepSeek v3.2 Exp" (vllm#27259),
 // "llama 4 scout instruct" (vllm#16136; "Llama4 Scout" in #16948 and
 // #16509, Llama 4's two releases, Llama-4-Scout and Llama-4-Maverick).
-// Up to two sizes, then up to two of the vocabulary's variant words (s
-// may be nil: then sizes alone).
+// Up to four words, each a size or one of the vocabulary's variant
+// words, in either order: a variant before the size too ("Qwen3 Coder
+// 30B A3B", "Qwen2.5 VL 7B", as Qwen's releases are named:
+// Qwen3-Coder-30B-A3B-Instruct). s may be nil: then sizes alone.
 func sizeSuffix(t string, stop int, s *Schema) int {
-	for range 2 {
-		m := nameSizeRE.FindStringSubmatchIndex(t[stop:])
-		if m == nil {
-			break
+	for range 4 {
+		if m := nameSizeRE.FindStringSubmatchIndex(t[stop:]); m != nil {
+			stop += m[3]
+			continue
 		}
-		stop += m[3]
-	}
-	for range 2 {
 		m := nameVariantRE.FindStringSubmatchIndex(t[stop:])
 		if m == nil || !variantWord(t[stop+m[2]:stop+m[3]], s) {
 			break
