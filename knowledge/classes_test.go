@@ -491,6 +491,14 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"AssertionError: "},
 		},
 		{
+			// The same with the verb in the past and the class in bold
+			// (vllm-project/vllm#7291: "I was getting
+			// **NotImplementedError** error" over screenshots of the log).
+			name:   "an exception class met, in bold after a past tense",
+			body:   "I ran the gguf inference example and I was getting **NotImplementedError** error.",
+			errors: []string{"NotImplementedError: "},
+		},
+		{
 			// A class only talked about is no error of the post's: a
 			// feature request says what happens today (vllm-dev B073,
 			// "leave it out and you get a ValueError saying …").

@@ -700,7 +700,7 @@ var exceptionHeadingRE = regexp.MustCompile(`(?i)^(?:the\s+)?exceptions?\s*:$`)
 // with", "fails with"). A class named otherwise is talked about, not met
 // ("you get a ValueError saying …" in a feature request, vllm-dev B073;
 // "raise ValueError(" in a traceback's source line).
-var proseClassRE = regexp.MustCompile(`(?i:\b(?:(?:i|we|it|this|that|which|and|but|then)(?:'m| am| are|'re)?\s+(?:(?:also|still|always|keep|kept)\s+)?(?:gets?|got|getting|sees?|saw|seeing|hits?|hitting|encounter(?:s|ed|ing)?|throws?|threw|throwing|raises?|raised|raising)|(?:fails?|failed|failing|crash(?:es|ed)?|crashing|dies|died|dying|exits?|exited|stops?|stopped|errors? out|errored out)\s+with)\s+(?:an?\s+|the\s+)?)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b`)
+var proseClassRE = regexp.MustCompile(`(?i:\b(?:(?:i|we|it|this|that|which|and|but|then)(?:'m| am| are|'re| was| were| have been|'ve been| had| have|'ve)?\s+(?:(?:also|still|always|now|keep|kept)\s+)?(?:gets?|got|getting|sees?|saw|seeing|hits?|hitting|encounter(?:s|ed|ing)?|throws?|threw|throwing|raises?|raised|raising)|(?:fails?|failed|failing|crash(?:es|ed)?|crashing|dies|died|dying|exits?|exited|stops?|stopped|errors? out|errored out)\s+with)\s+(?:an?\s+|the\s+)?(?:\*\*|__|\*|_)?)((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\b`)
 
 // proseClass returns the first exception class a sentence of the post
 // names as the one the poster met (proseClassRE), or "". Posts that
