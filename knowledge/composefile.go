@@ -6,9 +6,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// maxComposeBytes bounds the code block read as YAML for a service's
-// entrypoint: a Compose file is a few kilobytes, and the parser's cost
-// grows with what it is given.
+// maxComposeBytes bounds the code block read as YAML for a container's
+// two halves: a Compose file or a manifest is a few kilobytes, and the
+// parser's cost grows with what it is given.
 const maxComposeBytes = 32 << 10
 
 // containerCommands returns the command lines of the containers a
@@ -34,9 +34,9 @@ const maxComposeBytes = 32 << 10
 //
 // keyLines are the lines (0-based) of the keys it read and of their
 // lists' items, which the readers of single lists and scalars then leave
-// alone. A block that is
-// not valid YAML, or holds no container of two halves, gives nothing;
-// each document of a file of several ("---") is read.
+// alone. A block that is not valid YAML, or holds no container of two
+// halves, gives nothing; each document of a file of several ("---") is
+// read.
 func containerCommands(block string) (lists [][]string, keyLines map[int]bool) {
 	if len(block) > maxComposeBytes || !strings.Contains(block, "entrypoint:") && !strings.Contains(block, "args:") {
 		return nil, nil
