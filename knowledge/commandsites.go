@@ -623,8 +623,8 @@ func pythonListWords(items []string, consts map[string]string) []string {
 	return out
 }
 
-// unquoted returns a Python literal's value: a string without its
-// quotes, anything else as written.
+// unquoted returns a Python literal's or a YAML scalar's value: a
+// string without its quotes, anything else as written.
 func unquoted(lit string) string {
 	if len(lit) >= 2 && (lit[0] == '"' || lit[0] == '\'') && lit[len(lit)-1] == lit[0] {
 		return lit[1 : len(lit)-1]
@@ -902,10 +902,7 @@ func foldYAMLItems(lines []string, s *Schema) []string {
 			continue
 		}
 		v, n := yamlItemValue(it, lines[i+1:])
-		cmd := strings.TrimSpace(v)
-		if len(cmd) >= 2 && (cmd[0] == '"' || cmd[0] == '\'') && cmd[len(cmd)-1] == cmd[0] {
-			cmd = cmd[1 : len(cmd)-1]
-		}
+		cmd := unquoted(strings.TrimSpace(v))
 		runs := strings.Contains(cmd, " ") && (startsNewRun(cmd, s) || s.startsRun(cmd))
 		if n == 0 && !runs {
 			continue
@@ -913,9 +910,10 @@ func foldYAMLItems(lines []string, s *Schema) []string {
 		if out == nil {
 			out = slices.Clone(lines)
 		}
-		out[i] = it[1] + "- " + v
 		if runs {
 			out[i] = it[1] + cmd
+		} else {
+			out[i] = it[1] + "- " + v
 		}
 		for k := i + 1; k <= i+n; k++ {
 			out[k] = ""

@@ -289,8 +289,7 @@ func withoutCJKSentence(msg string) string {
 	if strings.Count(before, "'")%2 == 1 || strings.Count(before, `"`)%2 == 1 {
 		return msg // inside a quoted value
 	}
-	first, _ := utf8.DecodeRuneInString(msg[loc[0]:])
-	punct := first >= 0x3000 && first <= 0x303F || first >= 0xFF00 && first <= 0xFFEF // "，", "。", "？"
+	punct := cjkPunctStartRE.MatchString(msg[loc[0]:]) // "，", "。", "？"
 	if r, _ := utf8.DecodeLastRuneInString(before); !punct && !unicode.IsSpace(r) && !strings.ContainsRune(",.;:!?", r) {
 		return msg // glued to a word of the message: part of it
 	}

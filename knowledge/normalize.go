@@ -9,10 +9,20 @@ import (
 // Japanese and Korean sentences, punctuation included ("。", "，" before
 // normalizeText maps it): what such a sentence glues to a link, a
 // version or a command's last word ends where it begins.
-const cjkRunes = `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\x{3000}-\x{303F}\x{FF00}-\x{FFEF}`
+const cjkRunes = `\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}` + cjkPunctRunes
 
-// cjkRE matches one rune of cjkRunes.
-var cjkRE = regexp.MustCompile(`[` + cjkRunes + `]`)
+// cjkPunctRunes is the part of cjkRunes that is punctuation and
+// full-width forms: CJK symbols ("。", "、") and the full-width block
+// ("，", "？").
+const cjkPunctRunes = `\x{3000}-\x{303F}\x{FF00}-\x{FFEF}`
+
+var (
+	// cjkRE matches one rune of cjkRunes.
+	cjkRE = regexp.MustCompile(`[` + cjkRunes + `]`)
+	// cjkPunctStartRE matches a string that starts with one rune of
+	// cjkPunctRunes.
+	cjkPunctStartRE = regexp.MustCompile(`^[` + cjkPunctRunes + `]`)
+)
 
 // normalizeText rewrites the typographic variants of ASCII that forum
 // editors, word processors and CJK input methods put into pasted machine
