@@ -2945,6 +2945,41 @@ func TestSymptomAfterEnvironmentReport(t *testing.T) {
 	}
 }
 
+// TestSymptomNamesItsFlags: a described symptom that names a flag is a
+// symptom of posts that use the flag. Before, its other words alone
+// counted, and GGUF loading failures that never set --cpu-offload-gb
+// (vllm-project/vllm#14766, #8096, outside ../shared) described "error
+// when combining a .gguf model with --cpu-offload-gb" by "error", "gguf"
+// and "model". The flag may be set, named in the text or written as the
+// setting's Python name.
+func TestSymptomNamesItsFlags(t *testing.T) {
+	t.Parallel()
+	entry := Entry{ID: "e", Kind: KindIssue, Title: "offload with gguf", Symptoms: []string{"error when combining a .gguf model with --cpu-offload-gb"}}
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"flag absent", "I get an error loading the gguf model:\n\n```\nvllm serve ./m.gguf --max-model-len 4096\n```", false},
+		{"flag set", "I get an error loading the gguf model:\n\n```\nvllm serve ./m.gguf --cpu-offload-gb 8\n```", true},
+		{"flag named in prose", "The gguf model fails with an error once I add --cpu-offload-gb.", true},
+		{"Python name", "LLM(model='m.gguf', cpu_offload_gb=8) gives an error for this gguf model", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := Post{Title: "gguf model fails", Body: tt.body}
+			f, _ := Extract(p, nil)
+			ms := Rank(p, &f, []Candidate{{Entry: entry, TextScore: 1}}, DefaultModel())
+			if len(ms) != 1 {
+				t.Fatalf("got %d matches, want 1", len(ms))
+			}
+			if got := ms[0].Evidence[fSymptom] > 0; got != tt.want {
+				t.Errorf("symptom evidence %v = %v, want %v", ms[0].Evidence, got, tt.want)
+			}
+		})
+	}
+}
+
 // TestUsageErrors reads the errors argparse prints when it refuses a
 // command line, as forum posts paste them and as issue titles name them,
 // into one comparable form: the refused value and the list of choices,

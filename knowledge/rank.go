@@ -353,7 +353,10 @@ func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 		info := s.memo.get(sym)
 		if info.class == "" {
 			// A described symptom: count it when most of its words appear
-			// in the post.
+			// in the post and the post names every flag it names.
+			if !s.namesFlags(info.flags) {
+				continue
+			}
 			if cov, n := s.pt.coverage(info.tokens); (n >= 3 && cov >= 0.7 || n == 2 && cov == 1) && ev.m.Evidence[fSymptom] == 0 {
 				ev.add(fSymptom, cov, fmt.Sprintf("the post describes %q", truncate(sym, 80)))
 			}
@@ -385,6 +388,20 @@ func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 	if classHit != "" && bestSim < signatureMin {
 		ev.add(fClass, 1, "same exception "+classHit)
 	}
+}
+
+// namesFlags reports whether the post sets or names every flag of flags
+// (normalised): in a command, as a setting it states elsewhere
+// (Facts.MentionedFlags), as "--flag" in its text, or as the setting's
+// Python name ("cpu_offload_gb").
+func (s *scorer) namesFlags(flags []string) bool {
+	for _, fl := range flags {
+		_, set := s.f.Flag(fl)
+		if !set && !s.pt.hasFlag(fl) && !s.pt.hasWord(strings.ReplaceAll(strings.TrimPrefix(fl, "--"), "-", "_")) {
+			return false
+		}
+	}
+	return true
 }
 
 // flagEvidence weighs the entry's flags and environment variables the

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -10,6 +11,10 @@ import (
 type symptomInfo struct {
 	class  string
 	tokens map[string]bool // words of the message (class excluded)
+	// flags are the flags a described symptom names, normalised
+	// (normFlag): "error when combining a .gguf model with
+	// --cpu-offload-gb" is a symptom of posts that use that flag.
+	flags []string
 }
 
 // symptomMemo memoises symptom preparation: the same symptom texts recur
@@ -22,6 +27,10 @@ type symptomMemo struct {
 }
 
 const symptomMemoMax = 50_000
+
+// maxSymptomFlags bounds the flags read from one described symptom; a
+// symptom is a line, and the pack's longest names two.
+const maxSymptomFlags = 8
 
 // titleTokens returns the words of an entry title, memoised with the
 // symptoms under the title as written, so that a title seen before costs
@@ -73,7 +82,18 @@ func prepareSymptom(sym string) symptomInfo {
 		// leave out flag names (newPostTokens): so do its own, or "auto
 		// tool choice requires --enable-auto-tool-choice …" could never
 		// be covered by a post that says it.
+		// Its flags are kept apart instead: the post must name each
+		// (scorer.namesFlag), or a GGUF loading failure would describe
+		// "error when combining a .gguf model with --cpu-offload-gb"
+		// by its other words alone.
+		var flags []string
+		for _, fl := range flagMentionRE.FindAllString(msg, maxSymptomFlags) {
+			if fl = normFlag(fl); !slices.Contains(flags, fl) {
+				flags = append(flags, fl)
+			}
+		}
 		msg = flagMentionRE.ReplaceAllString(msg, " ")
+		return symptomInfo{tokens: tokenSet(msg), flags: flags}
 	}
 	return symptomInfo{class: class, tokens: tokenSet(msg)}
 }
