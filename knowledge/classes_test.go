@@ -285,6 +285,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// ptxas, the CUDA assembler Triton runs, reports its own
+			// errors; its closing "aborted due to errors" only wraps
+			// them (vllm-project/vllm#15619's log).
+			name: "ptxas errors in an engine log",
+			body: "```\nERROR 03-27 12:41:06 [core.py:344] ptxas /tmp/tmp6qa78v4o.ptx, line 657; error   : Modifier '.evict_last' cannot be combined with modifier '.cg'\nERROR 03-27 12:41:06 [core.py:344] ptxas fatal   : Ptx assembly aborted due to errors\nERROR 03-27 12:41:06 [core.py:344] Repro command: /root/lib/python3.12/site-packages/triton/backends/nvidia/bin/ptxas -lineinfo -v --gpu-name=sm_80 /tmp/tmp6qa78v4o.ptx -o /tmp/tmp6qa78v4o.ptx.o\n```",
+			errors: []string{
+				"ptxas-error: Modifier '.evict_last' cannot be combined with modifier '.cg'",
+				"ptxas-error: Ptx assembly aborted due to errors",
+			},
+		},
+		{
+			// PyTorch's glog head and torch.compile's frame id before
+			// the line (NixOS/nixpkgs#406675, a Blackwell card).
+			name: "PyTorch's log head",
+			body: "```\n[rank0]:E0701 14:28:21.083000 911603 torch/_inductor/runtime/triton_heuristics.py:539] [0/0] ptxas /tmp/tmpmwke15zw.ptx, line 6; error   : PTX .version 8.4 does not support .target sm_120a\nE0829 03:48:34.301000 1991 torch/_inductor/runtime/triton_heuristics.py:553] [0/1] NameError('_triton_helper_fn_add0 is not defined')\n```",
+			errors: []string{
+				"NameError: _triton_helper_fn_add0 is not defined",
+				"ptxas-error: PTX .version 8.4 does not support .target sm_120a",
+			},
+		},
+		{
+			// A Ray Data worker named by its stage, and Ray's note that
+			// several workers printed the line (ray-project/ray#53825).
+			name: "Ray Data worker prefix and repeat note",
+			body: "```\n(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198) ERROR 08-28 03:22:49 [core.py:634] Traceback (most recent call last):\n(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198) ERROR 08-28 03:22:49 [core.py:634]   File \"/usr/local/lib/python3.12/site-packages/vllm/v1/engine/core.py\", line 625, in run_engine_core\n(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198) ERROR 08-28 03:22:49 [core.py:634] ValueError: Free memory on device is less than desired GPU memory utilization [repeated 3x across cluster]\n```",
+			errors: []string{
+				"ValueError: Free memory on device is less than desired GPU memory utilization",
+			},
+		},
+		{
 			// Letters whose lower case is longer ("İ") before the name
 			// must not shift it: the name is cut from the text as written.
 			name:   "model named with a space after wide letters",

@@ -242,6 +242,8 @@ func errorPhrase(e ErrorInfo) string {
 		return "fails with a CUDA error"
 	case "hip-error":
 		return "fails with a HIP error"
+	case "ptxas-error":
+		return "fails to assemble a GPU kernel (ptxas)"
 	case "signal":
 		return "crashes (" + code(e.Message) + ")"
 	case "panic", "rust-panic":

@@ -12,8 +12,28 @@ import (
 
 // logPrefixRE strips the decorations vLLM and its workers put before log
 // lines: "(EngineCore pid=298899) ", "(VllmWorker rank=0 pid=12) ",
-// "[rank0]: ", "ERROR 05-12 10:00:00 [core.py:123] ", timestamps.
-var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]+ )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?(?:(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL)\s+(?:\d\d-\d\d\s+)?\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?)?(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:-\s*)?(?:\w+\s*-\s*)?)?`)
+// "[rank0]: ", "ERROR 05-12 10:00:00 [core.py:123] ", timestamps. Ray
+// names a Ray Data worker by its stage, in parentheses of its own
+// ("(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198)
+// ERROR 08-28 03:22:49 [core.py:634] Traceback …", as posts about Ray's
+// batch inference with vLLM paste it: ray-project/ray#53825 and others).
+// PyTorch's own logger writes glog's head, a level letter with the date
+// and time, the thread and the source line, and for torch.compile the
+// compiled frame's id ("[rank0]:E0701 14:28:21.083000 911603
+// torch/_inductor/runtime/triton_heuristics.py:539] [0/0] ptxas …",
+// NixOS/nixpkgs#406675; "E0829 03:48:34.301000 1991
+// torch/_inductor/…py:553] [0/1] NameError(…)" in a Triton write-up);
+// c10 puts it in brackets ("[W313 09:42:24.376887599
+// OperatorEntry.cpp:154] Warning: …", vllm-dev C1-027).
+var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]*(?:\([\w\s]*(?:\([\w\s]*\))?\))?[\w\s]* )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?` +
+	`(?:\[?[EWIF]\d{3,4}\s+\d\d:\d\d:\d\d\.\d+(?:\s+\d+)?\s+[^\s\]]+:\d+\]\s*(?:\[\d+/\d+(?:_\d+)?\]\s*)?)?` +
+	`(?:(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL)\s+(?:\d\d-\d\d\s+)?\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?)?(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:-\s*)?(?:\w+\s*-\s*)?)?`)
+
+// rayRepeatRE is the note Ray's log deduplication puts after a line that
+// several workers printed ("… aborted due to errors [repeated 8x across
+// cluster]", ray-project/ray#53825; vllm-project/vllm#5370's workers;
+// verl-project/verl#4503): the worker's words end before it.
+var rayRepeatRE = regexp.MustCompile(`\s*\[repeated \d+x across cluster\]\s*$`)
 
 // pyExcRE matches a Python exception line: a dotted class name ending in
 // Error, Exception, Exit, Interrupt or Warning (or a bare known class),
@@ -31,6 +51,16 @@ var (
 	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA[ -]error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
 	hipErrRE    = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
 	ncclErrRE   = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	// ptxasErrRE is an error of ptxas, the CUDA assembler that Triton
+	// and torch.compile run on the kernels they generate, as their logs
+	// relay it: "ptxas /tmp/x.ptx, line 657; error   : Modifier
+	// '.evict_last' cannot be combined with modifier '.cg'" (vllm#15619),
+	// "ptxas /tmp/x.ptx, line 6; error   : PTX .version 8.4 does not
+	// support .target sm_120a" (NixOS/nixpkgs#406675), "ptxas
+	// /tmp/x.ptx, line 113; fatal   : Parsing error near '.': syntax
+	// error" (ray-project/ray#53825). The "ptxas fatal   : Ptx assembly
+	// aborted due to errors" that closes each is a generic wrapper.
+	ptxasErrRE = regexp.MustCompile(`^ptxas(?:\s+\S+,\s+line\s+\d+;)?\s+(?:error|fatal)\s*:\s*(.+)$`)
 	// quotedErrRE is an error quoted inside a sentence, closed by the
 	// quote that opened it: a backtick's message may hold an apostrophe
 	// ("`ValueError: The model's max seq len …`"), which an error put in
@@ -79,6 +109,7 @@ var genericWrappers = []string{
 	"worker failed with error",
 	"worker proc",
 	"engine process failed to start",
+	"ptx assembly aborted due to errors",
 }
 
 // extractErrors scans every line of the document for errors. The most
@@ -468,7 +499,7 @@ func (set *errorSet) scanLines(lines []string) {
 		if len(raw) > 4096 {
 			raw = raw[:4096]
 		}
-		l := strings.TrimRight(logPrefixRE.ReplaceAllString(raw, ""), " \t")
+		l := strings.TrimRight(rayRepeatRE.ReplaceAllString(logPrefixRE.ReplaceAllString(raw, ""), ""), " \t")
 		t := strings.TrimSpace(l)
 		next := ""
 		if i+1 < len(lines) {
@@ -650,6 +681,7 @@ var lineErrors = []struct {
 		return ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])}
 	}},
 	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
+	{ptxasErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "ptxas-error", Message: m[1]} }},
 	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
 }
 
@@ -856,7 +888,7 @@ func nearestBodyMessage(text string, start, end int) (string, bool) {
 func errorKind(e ErrorInfo) string {
 	switch e.Type {
 	case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "panic", "rust-panic",
-		"command-not-found", "fatal-python-error", "signal", "usage-error", "pip-error":
+		"command-not-found", "fatal-python-error", "signal", "usage-error", "pip-error", "ptxas-error":
 		return e.Type
 	}
 	msg := strings.ToLower(e.Message)
@@ -894,7 +926,7 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 		}
 		switch e.Type {
 		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error",
-			"command-not-found", "usage-error":
+			"command-not-found", "usage-error", "ptxas-error":
 			return 1
 		case "pip-error":
 			// pip reports that a build or a resolution failed; an
