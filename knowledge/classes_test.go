@@ -315,6 +315,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A Ray Serve replica named by application and deployment
+			// (ray-project/ray#54812's LLM deployment).
+			name:   "Ray Serve replica prefix",
+			body:   "```\n(ServeReplica:llama3-app:LLMDeploymentllama-3-8B-instruct pid=12249, ip=10.0.155.99) ERROR 07-21 18:04:40 [core.py:515] Traceback (most recent call last):\n(ServeReplica:llama3-app:LLMDeploymentllama-3-8B-instruct pid=12249, ip=10.0.155.99) ERROR 07-21 18:04:40 [core.py:515]   File \"/home/ray/anaconda3/lib/python3.11/site-packages/vllm/v1/engine/core.py\", line 506, in run_engine_core\n(ServeReplica:llama3-app:LLMDeploymentllama-3-8B-instruct pid=12249, ip=10.0.155.99) ERROR 07-21 18:04:40 [core.py:515] OSError: You are trying to access a gated repo.\n```",
+			errors: []string{"OSError: You are trying to access a gated repo."},
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || !slices.Contains(f.Errors[0].Packages, "vllm") {
+					t.Errorf("errors = %+v, want the traceback's frames read", f.Errors)
+				}
+			},
+		},
+		{
 			// Letters whose lower case is longer ("İ") before the name
 			// must not shift it: the name is cut from the text as written.
 			name:   "model named with a space after wide letters",

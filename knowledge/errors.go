@@ -16,7 +16,10 @@ import (
 // names a Ray Data worker by its stage, in parentheses of its own
 // ("(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=589, ip=240.248.0.198)
 // ERROR 08-28 03:22:49 [core.py:634] Traceback …", as posts about Ray's
-// batch inference with vLLM paste it: ray-project/ray#53825 and others).
+// batch inference with vLLM paste it: ray-project/ray#53825 and others),
+// and a Ray Serve replica by its application and deployment
+// ("(ServeReplica:llama3-app:LLMDeploymentllama-3-8B-instruct pid=12249,
+// ip=10.0.155.99) INFO …", ray-project/ray#54812, Ray Serve guides).
 // PyTorch's own logger writes glog's head, a level letter with the date
 // and time, the thread and the source line, and for torch.compile the
 // compiled frame's id ("[rank0]:E0701 14:28:21.083000 911603
@@ -25,7 +28,7 @@ import (
 // torch/_inductor/…py:553] [0/1] NameError(…)" in a Triton write-up);
 // c10 puts it in brackets ("[W313 09:42:24.376887599
 // OperatorEntry.cpp:154] Warning: …", vllm-dev C1-027).
-var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s]*(?:\([\w\s]*(?:\([\w\s]*\))?\))?[\w\s]* )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?` +
+var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s:.-]*(?:\([\w\s:.-]*(?:\([\w\s:.-]*\))?\))?[\w\s:.-]* )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?` +
 	`(?:\[?[EWIF]\d{3,4}\s+\d\d:\d\d:\d\d\.\d+(?:\s+\d+)?\s+[^\s\]]+:\d+\]\s*(?:\[\d+/\d+(?:_\d+)?\]\s*)?)?` +
 	`(?:(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL)\s+(?:\d\d-\d\d\s+)?\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?)?(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:-\s*)?(?:\w+\s*-\s*)?)?`)
 
