@@ -1662,6 +1662,13 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve --max-model-len=8192 --tensor-parallel-size=2"},
 		},
 		{
+			// Ray Data's processor config gives them as a dict literal
+			// (ray-project/ray#54263, vllm-project/vllm#22843).
+			name:     "Ray Data engine settings as a dict literal",
+			body:     "```python\nconfig = vLLMEngineProcessorConfig(\n    model_source=\"unsloth/Llama-3.1-8B-Instruct\",\n    engine_kwargs={\n        \"enable_chunked_prefill\": True,\n        \"max_num_batched_tokens\": 4096,\n        \"max_model_len\": 16384,\n        # \"enforce_eager\": True,\n    },\n    concurrency=1,\n)\n```",
+			commands: []string{"vllm serve --enable-chunked-prefill --max-model-len=16384 --max-num-batched-tokens=4096"},
+		},
+		{
 			// The platform plugins and their PyTorch backends are
 			// packages whose releases an NPU post states (vllm#8054's
 			// "torch_npu 版本2.3.1", vllm-ascend#337's pip list), under one

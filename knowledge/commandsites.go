@@ -1206,10 +1206,12 @@ func withProgram(words []string, image string, s *Schema) []string {
 var (
 	// A Python API call whose keyword arguments are engine settings:
 	// LLM(model="x", tensor_parallel_size=2), and the engine settings
-	// Ray Serve LLM passes on ("LLMConfig(…, engine_kwargs=dict(
-	// tensor_parallel_size=2))", ray-project/ray#53907, #64466 and Ray's
-	// guides).
-	apiCallRE = regexp.MustCompile(`\b(?:LLM|EngineArgs|AsyncEngineArgs|engine_kwargs\s*=\s*dict)\(`)
+	// Ray Serve LLM and Ray Data pass on, as a call ("LLMConfig(…,
+	// engine_kwargs=dict(tensor_parallel_size=2))", ray-project/ray#53907,
+	// #64466 and Ray's guides) or as a dict literal
+	// ("vLLMEngineProcessorConfig(…, engine_kwargs={"max_model_len":
+	// 16384, …})", ray-project/ray#54263, vllm-project/vllm#22843).
+	apiCallRE = regexp.MustCompile(`\b(?:LLM\(|EngineArgs\(|AsyncEngineArgs\(|engine_kwargs\s*=\s*(?:dict\(|\{))`)
 	kwargRE   = regexp.MustCompile(`(?s)([A-Za-z_]\w*)\s*=\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\{[^{}]*\}|\[[^\[\]]*\]|[^,()\s]+)`)
 	// An assignment on a line of its own, and the literals a script's
 	// constants are given: `model_name = "org/model"`, `tp_size = 2  # two
@@ -1260,9 +1262,19 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 			continue
 		}
 		var constants map[string]string
-		args, ok := balancedArgs(text[loc[1]:], maxListBytes)
-		if !ok {
-			continue
+		literal := text[loc[1]-1] == '{'
+		var args string
+		if literal {
+			end := closing(text[loc[1]:], '{', '}', maxListBytes)
+			if end < 0 {
+				continue
+			}
+			args = text[loc[1] : loc[1]+end]
+		} else {
+			var ok bool
+			if args, ok = balancedArgs(text[loc[1]:], maxListBytes); !ok {
+				continue
+			}
 		}
 		// A keyword argument commented out is not set: `# model="x",`
 		// beside the one in use (vllm#26006), `# attention_backend=…`
@@ -1280,13 +1292,16 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		}
 		call := strings.TrimSuffix(text[loc[0]:loc[1]], "(")
 		if name, _, ok := strings.Cut(call, "="); ok {
-			call = strings.TrimSpace(name) // engine_kwargs=dict
+			call = strings.TrimSpace(name) // engine_kwargs=dict, engine_kwargs={
 		}
 		c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "python " + call + "()"}
 		if len(prog.Subcommands) > 0 {
 			c.Subcommand = prog.Subcommands[0]
 		}
 		kwargs := kwargRE.FindAllStringSubmatch(args, 64)
+		if literal {
+			kwargs = dictKeyRE.FindAllStringSubmatch(args, 64)
+		}
 		// The settings a script gathers in a dict and unpacks into the
 		// call (`llm = LLM(**llm_kwargs)`), before the call's own.
 		for _, name := range unpackedRE.FindAllStringSubmatch(args, 4) {

@@ -50,6 +50,9 @@ func addPostSeeds(f *testing.F) {
 	f.Add("arguments: [vllm serve m --s '[[\"]' --p [1] ] x [vllm serve n --p 2\n[[vllm serve --a]]]")
 	f.Add("docker run --entrypoint /bin/bash v/vllm-openai:1 -lc \"rm -rf x && vllm serve m --p 1\"\ndocker run --entrypoint= a/b -c\nuv run accelerate launch -m\n`\nx = LLMConfig(engine_kwargs=dict(tensor_parallel_size=\n`")
 	f.Add("npu-910b Ascend-910B-x torch_npu 版本2.3.1 AMD EPYC AMD Ryzen AI Radeon 8060S TPU v5e 2.10.0+cpu")
+	// Ray's engine settings as a dict literal, cut off and nested; log
+	// heads of Ray workers and PyTorch; ptxas's errors.
+	f.Add("c = P(engine_kwargs={\"max_model_len\": {\"a\": 1}, \"tp\": [1,\nx = P(engine_kwargs = {'k': \n(MapWorker(MapBatches(U)) pid=1, ip=2) ERROR 08-28 03:22:49 [core.py:634] ptxas x.ptx, line 6; error   : m [repeated 3x across cluster]\n[rank0]:E0701 14:28:21.083000 9 a.py:5] [0/0] ptxas fatal : y")
 	// Reading 55's: kubectl describe's Command and Args, a shell's script
 	// over several lines, keys with nothing under them, a docstring.
 	f.Add("A=\"--x 1 \\\nB=\"$A --y '{\\\"v\\\": 0}'\"\nC='--z\nvllm serve m $A ${B} $C\nD=\"\\\"\nE=\"$E $E --w\"")
