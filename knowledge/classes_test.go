@@ -1662,6 +1662,20 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve --max-model-len=8192 --tensor-parallel-size=2"},
 		},
 		{
+			// A CUDA release glued to "cuda" in an image's tag names a
+			// CUDA build, as "+cu128" does: GPUStack's runner images
+			// (gpustack/gpustack#3835) and PyTorch's (Dockerfiles of many
+			// projects, found with the search tool).
+			name:     "CUDA release in an image tag",
+			body:     "gpustack.worker.backends.vllm - INFO - With image: gpustack/runner:cuda12.9-vllm0.11.2, arguments: [vllm serve /models/gpt-oss-120b --max-model-len 8192]",
+			platform: "cuda",
+		},
+		{
+			name:     "CUDA release in PyTorch's image tag",
+			body:     "```\nFROM pytorch/pytorch:2.3.1-cuda12.1-cudnn8-devel\nRUN pip install vllm\n```\nThe server exits at start.",
+			platform: "cuda",
+		},
+		{
 			// Ray Data's processor config gives them as a dict literal
 			// (ray-project/ray#54263, vllm-project/vllm#22843).
 			name:     "Ray Data engine settings as a dict literal",

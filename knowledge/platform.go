@@ -55,7 +55,7 @@ var platformSignals = []platformSignal{
 	// (vllm-project/vllm-ascend#337, #1875, #1987, #14631; vllm#9469).
 	{regexp.MustCompile(`(?i)\b(?:torch[_-]npu|vllm[_-]ascend|npu-smi|ASCEND_RT_VISIBLE_DEVICES|PYTORCH_NPU_ALLOC_CONF|Platform plugin ascend is activated|NPU out of memory)\b|昇腾`), "npu", 8, []string{"npu", "ascend", "昇腾"}},
 	{regexp.MustCompile(`(?i)\b(?:HIP error|hipError|HIP_VISIBLE_DEVICES|ROCR_VISIBLE_DEVICES|--device[= ]/dev/kfd)`), "rocm", 6, []string{"hip", "rocr", "/dev/kfd"}},
-	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
+	{regexp.MustCompile(`(?i)(?:--gpus[= ]|--runtime[= ]nvidia|nvidia\.com/gpu|TORCH_CUDA_ARCH_LIST|CUDA Version|\bNCCL\b|CUDA_VISIBLE_DEVICES|\bcu\d{3}\b|\bcuda\d{2}(?:\.\d+)*\b|nvidia-container)`), "cuda", 4, []string{"--gpus", "--runtime", "nvidia", "torch_cuda", "cuda", "nccl", "cu1"}},
 	// An environment report's GPU topology whose GPUs link by NVLink
 	// ("GPU0  X  NV12"), which only NVIDIA GPUs have.
 	{regexp.MustCompile(`(?m)^GPU0\s+X\s+NV\d+\b`), "cuda", 4, []string{"gpu0"}},
