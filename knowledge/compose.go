@@ -150,14 +150,17 @@ func diagnosis(f *Facts, cited []Match) string {
 		long := false
 		if cause == "" {
 			// A report with no summary says what it is about in its
-			// title, which the link then carries.
-			cause, long = "a known report with the same symptoms.", true
+			// title, which the link then carries; nobody has said what
+			// caused it, so the reply does not call it the cause.
+			cause, long = "its thread may say what fixed it.", true
 		}
 		// A docs page says how the thing works, not what went wrong.
 		label := "Likely cause"
 		switch {
 		case top.Kind == KindDocs:
 			label = "From the docs"
+		case long:
+			label = "Similar report"
 		case len(f.Models) > 0 && cited[0].Evidence[fModel] == 0 && namesOwnModel(top, lead):
 			label = "Seen with another model"
 		}

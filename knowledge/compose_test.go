@@ -44,6 +44,14 @@ func TestComposeNamesWhatTheTopSourceIs(t *testing.T) {
 			t.Errorf("%s top: reply lacks %q:\n%s", kind, want, reply)
 		}
 	}
+	// An imported report with no summary: nobody has said what caused
+	// it, so it is a similar report, not the likely cause.
+	m := Match{ID: "o/r#2", Entry: Entry{ID: "o/r#2", Kind: KindIssue, URL: "https://github.com/o/r/issues/2",
+		Title: "RuntimeError: CUDA error: an illegal memory access was encountered"}}
+	reply := Compose(&f, []Match{m}, ComposeOptions{BotName: "herald"})
+	if !strings.Contains(reply, "**Similar report** ([") || strings.Contains(reply, "Likely cause") {
+		t.Errorf("report without a summary:\n%s", reply)
+	}
 }
 
 // TestComposeNamesWhatFailed: the reply names the main package's command
