@@ -513,6 +513,16 @@ func TestReadingClasses(t *testing.T) {
 			models: []string{"Qwen3 Coder 30B A3B", "Qwen2.5 VL 7B"},
 		},
 		{
+			// A variant between the family and the generation, as Mistral
+			// names its releases and posts write them (Mistral Small 3.1
+			// in many projects' notes; corpus #16292 and #26166 read
+			// "Mistral Small" alone before); DeepSeek's "Coder V2". A
+			// word that is no variant starts no name ("Mistral is 2x").
+			name:   "a variant before the generation",
+			body:   "Mistral Small 3.1 loads but Mistral Large 2 runs out of memory; DeepSeek Coder V2 is fine. Mistral is 2x slower.",
+			models: []string{"Mistral Small 3.1", "Mistral Large 2", "DeepSeek Coder V2"},
+		},
+		{
 			// A family with its size and no generation, in a sentence:
 			// "I'm testing Llama 8B on 4 L40s GPUs" (vllm-dev C3-007),
 			// "codellama 70b don't stop generating" (corpus #2686), "[gpt

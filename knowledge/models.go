@@ -287,6 +287,15 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 			gen = size
 		}
 		if gen == "" {
+			// A variant before the generation or the size, as Mistral
+			// names its releases: "Mistral Small 3.1" (many projects'
+			// notes and READMEs), "Mistral Large 2", "Mistral Small
+			// 24B"; DeepSeek's "Coder V2".
+			if m := variantGenRE.FindStringSubmatchIndex(lower[end+1:]); m != nil && variantWord(t[end+1+m[2]:end+1+m[3]], s) {
+				gen = lower[end+1 : end+1+m[1]]
+			}
+		}
+		if gen == "" {
 			return
 		}
 		stop := end + 1 + len(gen)
@@ -301,6 +310,11 @@ func spacedFamilyModels(t string, s *Schema, add func(string)) {
 		add(t[f.start:sizeSuffix(t, f.stop, s)])
 	}
 }
+
+// variantGenRE is a variant word then a generation or a size after a
+// family and a space ("small 3.1", "large 2", "small 24b", "coder v2");
+// variantWord judges the word.
+var variantGenRE = regexp.MustCompile(`^([a-z][a-z0-9]{1,9}) (?:\d+(?:\.\d+)*(?:[bm]\b)?|[a-z]\d{1,2}(?:\.\d)?)`)
 
 // familySizeRE is a model's parameter count written right after its
 // family and a space, where a generation would stand: "20b" in "gpt-oss
