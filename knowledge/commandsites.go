@@ -1298,10 +1298,11 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		if len(prog.Subcommands) > 0 {
 			c.Subcommand = prog.Subcommands[0]
 		}
-		kwargs := kwargRE.FindAllStringSubmatch(args, 64)
+		argRE := kwargRE
 		if literal {
-			kwargs = dictKeyRE.FindAllStringSubmatch(args, 64)
+			argRE = dictKeyRE // `"max_model_len": 16384`, read as kwargRE reads `max_model_len=16384`
 		}
+		kwargs := argRE.FindAllStringSubmatch(args, 64)
 		// The settings a script gathers in a dict and unpacks into the
 		// call (`llm = LLM(**llm_kwargs)`), before the call's own.
 		for _, name := range unpackedRE.FindAllStringSubmatch(args, 4) {

@@ -83,7 +83,7 @@ func prepareSymptom(sym string) symptomInfo {
 		// tool choice requires --enable-auto-tool-choice …" could never
 		// be covered by a post that says it.
 		// Its flags are kept apart instead: the post must name each
-		// (scorer.namesFlag), or a GGUF loading failure would describe
+		// (scorer.namesFlags), or a GGUF loading failure would describe
 		// "error when combining a .gguf model with --cpu-offload-gb"
 		// by its other words alone.
 		var flags []string
