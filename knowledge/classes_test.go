@@ -2502,12 +2502,15 @@ func TestReadingClasses(t *testing.T) {
 			// around it that says a card is meant: a count ("4*4090 24g",
 			// vllm-project/vllm#15457; "with 2 4090", #3710), "my" ("my
 			// 4080 only has 16gb vram", #16538), "在 … 上" (a vllm-dev
-			// post). It is an NVIDIA card, so the post runs CUDA. A bare
-			// number that is a port, a count of tokens or a line is none.
+			// post), "N卡" (双卡4090 in many Chinese notes, vllm#15529's
+			// "4卡4090"); a Chinese count before the measure word counts
+			// the cards (两张 is two). It is an NVIDIA card, so the post
+			// runs CUDA. A bare number that is a port, a count of tokens
+			// or a line is none.
 			name: "GeForce model numbers without RTX",
-			body: "I have 4*4090 24g. 在 5090 上部署也不行。机器是两张3090的。\nvllm serve m --port 3090\nProcessed 4090 tokens\n  File \"x.py\", line 5080, in f",
+			body: "I have 4*4090 24g. 在 5090 上部署也不行。机器是两张3090的。另一台双卡4080。\nvllm serve m --port 3090\nProcessed 4090 tokens\n  File \"x.py\", line 5080, in f",
 			check: func(t *testing.T, f Facts) {
-				want := []GPU{{Name: "RTX 4090", Count: 4}, {Name: "RTX 5090"}, {Name: "RTX 3090"}}
+				want := []GPU{{Name: "RTX 4090", Count: 4}, {Name: "RTX 5090"}, {Name: "RTX 3090", Count: 2}, {Name: "RTX 4080", Count: 2}}
 				if !slices.Equal(f.GPUs, want) {
 					t.Errorf("gpus = %+v, want %+v", f.GPUs, want)
 				}

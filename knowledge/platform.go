@@ -471,9 +471,41 @@ var cardWordsBefore = map[string]bool{"my": true, "a": true, "an": true, "the": 
 var countWords = map[string]int{"dual": 2, "two": 2, "four": 4, "eight": 8}
 
 // cardSuffixesBefore end the Chinese words before a bare model number
-// that make it a card: a measure word for cards (两张4090, 四块4090) and
+// that make it a card: a measure word for cards (两张4090, 四块4090), the
+// word for card itself (双卡4090 in many projects' notes and Chinese
+// guides, vllm-project/vllm#15529's title "4卡4090", 单卡4090) and
 // "on"/"with" (在 5090 上, 用 4090), which need no space before the number.
-var cardSuffixesBefore = []string{"张", "块", "在", "用"}
+var cardSuffixesBefore = []string{"张", "块", "卡", "在", "用"}
+
+// chineseCounts are the numerals that count cards before a measure word
+// or 卡 (两张, 四块, 双卡, 单卡).
+var chineseCounts = map[string]int{"单": 1, "一": 1, "两": 2, "二": 2, "双": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+
+// chineseCount returns the number of cards the end of the Chinese text
+// before a bare model number counts ("…4卡", "机器是两张", "双卡"), or 0:
+// the digits or the numeral just before the measure word. Chinese writes
+// no space between words, so the text may be a whole clause.
+func chineseCount(word string) int {
+	for _, suffix := range []string{"张", "块", "卡"} {
+		n, ok := strings.CutSuffix(word, suffix)
+		if !ok || n == "" {
+			continue
+		}
+		digits := len(n)
+		for digits > 0 && n[digits-1] >= '0' && n[digits-1] <= '9' {
+			digits--
+		}
+		if digits < len(n) {
+			if c, err := strconv.Atoi(n[digits:]); err == nil && c > 0 && c <= 64 {
+				return c
+			}
+			return 0
+		}
+		r, _ := utf8.DecodeLastRuneInString(n)
+		return chineseCounts[string(r)]
+	}
+	return 0
+}
 
 // wordBefore returns the word before offset i of text, past the blanks
 // between them.
@@ -530,6 +562,8 @@ func bareGeForces(text string, read []GPU) []GPU {
 			g.Count, _ = strconv.Atoi(text[ix[12]:ix[13]])
 		case counted:
 			g.Count = int(word[0] - '0')
+		case chineseCount(word) > 0:
+			g.Count = chineseCount(word)
 		default:
 			g.Count = countWords[strings.ToLower(word)]
 		}
