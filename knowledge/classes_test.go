@@ -1670,6 +1670,8 @@ func TestReadingClasses(t *testing.T) {
 			name:     "Ray Serve LLM engine settings",
 			body:     "```python\nllm_config = LLMConfig(\n    model_loading_config=dict(model_id=\"qwen\", model_source=\"/models/Qwen2.5-0.5B-Instruct\"),\n    engine_kwargs=dict(\n        tensor_parallel_size=2,\n        max_model_len=8192,\n    ),\n)\n```",
 			commands: []string{"vllm serve --max-model-len=8192 --tensor-parallel-size=2"},
+			// The model is the config's model_source, a local path here.
+			models: []string{"/models/Qwen2.5-0.5B-Instruct"},
 		},
 		{
 			// A CUDA release glued to "cuda" in an image's tag names a

@@ -578,7 +578,12 @@ func (s *Schema) vocabularyFamilies() []string {
 	return out
 }
 
-var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_name_or_path)?\s*=\s*['"]([^'"\s]{3,200})['"]|\bpretrained=([^,'"\s]{3,200})`)
+// modelKwargRE is a keyword argument that names the model a call loads:
+// model=, model_name=, base_model_path=, lm-eval's pretrained=, and Ray's
+// LLM configs' model_source= (Ray Serve LLM's model_loading_config,
+// ray-project/ray#53907 and #64466; Ray Data's vLLMEngineProcessorConfig,
+// ray#54263), where the engine's own settings go in engine_kwargs.
+var modelKwargRE = regexp.MustCompile(`\b(?:[a-z]+_)?model(?:_name|_id|_path|_name_or_path|_source)?\s*=\s*['"]([^'"\s]{3,200})['"]|\bpretrained=([^,'"\s]{3,200})`)
 
 // looksLikePath reports whether s is a local model path (a directory or a
 // weights file), which is how many posts name their model.
