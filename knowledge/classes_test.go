@@ -1688,6 +1688,16 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// Ray Serve's application config gives them in YAML, with
+			// the model in model_loading_config's model_source (Ray's
+			// prefill/decode guides, KubeRay serveConfigV2 examples);
+			// a mapping's value is no flag, false sets nothing.
+			name:     "Ray Serve engine settings in YAML",
+			body:     "```yaml\napplications:\n- args:\n    llm_configs:\n      - model_loading_config:\n          model_id: qwen\n          model_source: /models/Qwen2.5-0.5B-Instruct\n        engine_kwargs:\n          tensor_parallel_size: 2\n          enable_prefix_caching: true\n          enforce_eager: false\n          kv_transfer_config: {kv_connector: NixlConnector}\n```",
+			commands: []string{"vllm serve --enable-prefix-caching --model=/models/Qwen2.5-0.5B-Instruct --tensor-parallel-size=2"},
+			models:   []string{"/models/Qwen2.5-0.5B-Instruct"},
+		},
+		{
 			// Ray Data's processor config gives them as a dict literal
 			// (ray-project/ray#54263, vllm-project/vllm#22843).
 			name:     "Ray Data engine settings as a dict literal",

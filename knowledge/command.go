@@ -111,6 +111,9 @@ func extractCommands(doc *document, s *Schema) ([]Command, map[string]string) {
 	for _, c := range apiCommands(strings.Join(doc.code, "\n")+"\n"+strings.Join(doc.prose, "\n"), s, at) {
 		cs.addBuilt(c, false)
 	}
+	for _, c := range yamlEngineCommands(doc.code, s, at) {
+		cs.addBuilt(c, false)
+	}
 	mentioned := cs.inlineCommands()
 	cs.flagBlocks(mentioned)
 	cs.proseCommands()

@@ -1340,6 +1340,57 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 	return out
 }
 
+// yamlEngineCommands turns the engine settings a YAML config gives in
+// engine_kwargs (yamlEngineSettings) into commands of the program whose
+// model flag the schema names, as apiCommands does for Python's
+// `engine_kwargs=dict(…)`: `tensor_parallel_size: 2` is
+// --tensor-parallel-size 2, `enforce_eager: true` is --enforce-eager, and
+// the config's model_source is the model. at gives the post's offset of
+// a block.
+func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Command {
+	if s == nil {
+		return nil
+	}
+	var prog *Program
+	for i := range s.Programs {
+		if s.Programs[i].ModelFlag != "" {
+			prog = &s.Programs[i]
+			break
+		}
+	}
+	if prog == nil {
+		return nil
+	}
+	var out []Command
+	for _, block := range blocks {
+		for _, set := range yamlEngineSettings(block) {
+			c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "ray engine_kwargs"}
+			if len(prog.Subcommands) > 0 {
+				c.Subcommand = prog.Subcommands[0]
+			}
+			for k, v := range set {
+				if k == "model_source" {
+					c.Flags[prog.ModelFlag] = v
+					continue
+				}
+				switch strings.ToLower(v) {
+				case "true":
+					v = ""
+				case "false", "null", "~", "":
+					continue
+				}
+				c.Flags["--"+strings.ReplaceAll(strings.ToLower(k), "_", "-")] = v
+			}
+			if len(c.Flags) > 0 {
+				c.pos = at(block)
+				c.api = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 var (
 	// fromImportRE is a Python import of names from a module: its module
 	// and the names, up to the line's end or a closing parenthesis.

@@ -167,3 +167,62 @@ func scalarWords(v string) []string {
 	}
 	return strings.Fields(v)
 }
+
+// yamlEngineSettings returns, for each mapping of a YAML block that holds
+// an engine_kwargs mapping, the engine's settings it gives: Ray Serve
+// LLM's application configs (`llm_configs:`, `prefill_config:`,
+// `decode_config:` in `serve run` files and KubeRay's serveConfigV2;
+// Ray's prefill/decode guides, LMCache's and llm-d's examples) name the
+// engine's settings there, as `engine_kwargs=dict(…)` does in Python,
+// and the model in the sibling `model_loading_config`'s `model_source`.
+// Each result maps a setting's name as written (`tensor_parallel_size`)
+// to its scalar value, the model under "model_source"; settings whose
+// value is a mapping or a list are left out, and so is a block that is
+// not valid YAML.
+func yamlEngineSettings(block string) []map[string]string {
+	if len(block) > maxComposeBytes || !strings.Contains(block, "engine_kwargs:") {
+		return nil
+	}
+	var out []map[string]string
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if depth > 16 || len(out) == maxEngineConfigs {
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			if kw := mappingValue(n, "engine_kwargs"); kw != nil && kw.value.Kind == yaml.MappingNode {
+				set := map[string]string{}
+				for i := 0; i+1 < len(kw.value.Content); i += 2 {
+					k, v := kw.value.Content[i], kw.value.Content[i+1]
+					if k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && k.Value != "" {
+						set[k.Value] = v.Value
+					}
+				}
+				if load := mappingValue(n, "model_loading_config"); load != nil && load.value.Kind == yaml.MappingNode {
+					if src := mappingValue(load.value, "model_source"); src != nil && src.value.Kind == yaml.ScalarNode {
+						set["model_source"] = src.value.Value
+					}
+				}
+				if len(set) > 0 {
+					out = append(out, set)
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	dec := yaml.NewDecoder(strings.NewReader(yamlBreaks.Replace(block)))
+	for range maxYAMLDocuments {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		walk(&doc, 0)
+	}
+	return out
+}
+
+// maxEngineConfigs bounds the engine configurations read from one block:
+// a config holds one, or a prefill and a decode one, per application.
+const maxEngineConfigs = 8

@@ -329,6 +329,30 @@ func FuzzContainerCommands(f *testing.F) {
 	})
 }
 
+// FuzzYAMLEngineSettings: a block read as a Ray Serve config gives
+// settings with names and at most maxEngineConfigs of them, whatever the
+// block holds.
+func FuzzYAMLEngineSettings(f *testing.F) {
+	f.Add("applications:\n- args:\n    llm_configs:\n      - model_loading_config:\n          model_source: /models/q\n        engine_kwargs:\n          tensor_parallel_size: 2\n          enforce_eager: true\n")
+	f.Add("engine_kwargs: &a {x: *a}\nengine_kwargs:\n  - 1\n---\nengine_kwargs: {k: [1, 2], m: {n: 1}}\n")
+	f.Fuzz(func(t *testing.T, block string) {
+		sets := yamlEngineSettings(block)
+		if len(sets) > maxEngineConfigs {
+			t.Errorf("%d engine configs from one block", len(sets))
+		}
+		for _, set := range sets {
+			if len(set) == 0 {
+				t.Errorf("empty settings from %q", block)
+			}
+			for k := range set {
+				if k == "" {
+					t.Errorf("a setting without a name from %q", block)
+				}
+			}
+		}
+	})
+}
+
 // FuzzFoldYAMLItems: folding a block's YAML items keeps every line in
 // its place (as many lines, each blank, unchanged or holding what its own
 // line began), whatever the block holds.
