@@ -1280,13 +1280,7 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		// beside the one in use (vllm#26006), `# attention_backend=…`
 		// (vllm#40153), `# enforce_eager=True,` (vllm-dev C1-028).
 		args = uncommented(args)
-		var prog *Program
-		for i := range s.Programs {
-			if s.Programs[i].ModelFlag != "" {
-				prog = &s.Programs[i]
-				break
-			}
-		}
+		prog := s.servingProgram()
 		if prog == nil {
 			return nil
 		}
@@ -1309,7 +1303,7 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 			kwargs = append(dictBefore(text[:loc[0]], name[1]), kwargs...)
 		}
 		for _, m := range kwargs {
-			k := "--" + strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
+			k := settingFlag(m[1])
 			v := m[2]
 			if identRE.MatchString(v) && v != "True" && v != "False" && v != "None" {
 				if constants == nil {
@@ -1340,6 +1334,24 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 	return out
 }
 
+// servingProgram returns the first program of the schema that serves a
+// model (it has a model flag): the one whose flags an engine's settings
+// given in code or in a config are, or nil.
+func (s *Schema) servingProgram() *Program {
+	for i := range s.Programs {
+		if s.Programs[i].ModelFlag != "" {
+			return &s.Programs[i]
+		}
+	}
+	return nil
+}
+
+// settingFlag returns the command-line flag of an engine setting named as
+// Python and YAML name it: tensor_parallel_size is --tensor-parallel-size.
+func settingFlag(name string) string {
+	return "--" + strings.ReplaceAll(strings.ToLower(name), "_", "-")
+}
+
 // yamlEngineCommands turns the engine settings a YAML config gives in
 // engine_kwargs (yamlEngineSettings) into commands of the program whose
 // model flag the schema names, as apiCommands does for Python's
@@ -1351,13 +1363,7 @@ func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Comma
 	if s == nil {
 		return nil
 	}
-	var prog *Program
-	for i := range s.Programs {
-		if s.Programs[i].ModelFlag != "" {
-			prog = &s.Programs[i]
-			break
-		}
-	}
+	prog := s.servingProgram()
 	if prog == nil {
 		return nil
 	}
@@ -1379,7 +1385,7 @@ func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Comma
 				case "false", "null", "~", "":
 					continue
 				}
-				c.Flags["--"+strings.ReplaceAll(strings.ToLower(k), "_", "-")] = v
+				c.Flags[settingFlag(k)] = v
 			}
 			if len(c.Flags) > 0 {
 				c.pos = at(block)
