@@ -1499,6 +1499,13 @@ func normFlag(f string) string {
 	return f
 }
 
+// pythonName returns a long flag's name as Python keywords and YAML keys
+// write the same setting: --max-model-len is max_model_len (normFlag of
+// "--" and the name goes back).
+func pythonName(flag string) string {
+	return strings.ReplaceAll(strings.TrimLeft(flag, "-"), "-", "_")
+}
+
 // NormalizeFlag is normFlag for callers outside the package (bench labels).
 func NormalizeFlag(f string) string { return normFlag(f) }
 

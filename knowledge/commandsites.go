@@ -1247,6 +1247,10 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 	if s == nil {
 		return nil
 	}
+	prog := s.servingProgram()
+	if prog == nil {
+		return nil
+	}
 	var out []Command
 	for _, loc := range apiCallRE.FindAllStringIndex(text, 4) {
 		// A call commented out is not run: "#llm = LLM(model=…)" beside
@@ -1280,18 +1284,11 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		// beside the one in use (vllm#26006), `# attention_backend=…`
 		// (vllm#40153), `# enforce_eager=True,` (vllm-dev C1-028).
 		args = uncommented(args)
-		prog := s.servingProgram()
-		if prog == nil {
-			return nil
-		}
 		call := strings.TrimSuffix(text[loc[0]:loc[1]], "(")
 		if name, _, ok := strings.Cut(call, "="); ok {
 			call = strings.TrimSpace(name) // engine_kwargs=dict, engine_kwargs={
 		}
-		c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "python " + call + "()"}
-		if len(prog.Subcommands) > 0 {
-			c.Subcommand = prog.Subcommands[0]
-		}
+		c := prog.settingsCommand("python " + call + "()")
 		argRE := kwargRE
 		if literal {
 			argRE = dictKeyRE // `"max_model_len": 16384`, read as kwargRE reads `max_model_len=16384`
@@ -1303,7 +1300,7 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 			kwargs = append(dictBefore(text[:loc[0]], name[1]), kwargs...)
 		}
 		for _, m := range kwargs {
-			k := settingFlag(m[1])
+			k := normFlag("--" + m[1])
 			v := m[2]
 			if identRE.MatchString(v) && v != "True" && v != "False" && v != "None" {
 				if constants == nil {
@@ -1327,7 +1324,6 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 		if len(c.Flags) > 0 {
 			line, _, _ := strings.Cut(text[lineStart:], "\n")
 			c.pos = at(line)
-			c.api = true
 			out = append(out, c)
 		}
 	}
@@ -1346,10 +1342,16 @@ func (s *Schema) servingProgram() *Program {
 	return nil
 }
 
-// settingFlag returns the command-line flag of an engine setting named as
-// Python and YAML name it: tensor_parallel_size is --tensor-parallel-size.
-func settingFlag(name string) string {
-	return "--" + strings.ReplaceAll(strings.ToLower(name), "_", "-")
+// settingsCommand returns an empty command of the serving program p for
+// engine settings given in code or in a config (Command.api), its origin
+// in via ("python LLM()", "ray engine_kwargs"): the settings are p's
+// flags, by name (normFlag("--" + name)).
+func (p *Program) settingsCommand(via string) Command {
+	c := Command{Program: p.Name, Flags: map[string]string{}, Via: via, api: true}
+	if len(p.Subcommands) > 0 {
+		c.Subcommand = p.Subcommands[0]
+	}
+	return c
 }
 
 // yamlEngineCommands turns the engine settings a YAML config gives in
@@ -1370,10 +1372,7 @@ func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Comma
 	var out []Command
 	for _, block := range blocks {
 		for _, set := range yamlEngineSettings(block) {
-			c := Command{Program: prog.Name, Flags: map[string]string{}, Via: "ray engine_kwargs"}
-			if len(prog.Subcommands) > 0 {
-				c.Subcommand = prog.Subcommands[0]
-			}
+			c := prog.settingsCommand("ray engine_kwargs")
 			for k, v := range set {
 				if k == "model_source" {
 					c.Flags[prog.ModelFlag] = v
@@ -1385,11 +1384,10 @@ func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Comma
 				case "false", "null", "~", "":
 					continue
 				}
-				c.Flags[settingFlag(k)] = v
+				c.Flags[normFlag("--"+k)] = v
 			}
 			if len(c.Flags) > 0 {
 				c.pos = at(block)
-				c.api = true
 				out = append(out, c)
 			}
 		}

@@ -576,7 +576,7 @@ func cannotFit(f *Facts, bytes float64) string {
 // flag on.
 func setting(f *Facts, flag, value string) string {
 	if c := packageCommand(f); c != nil && (c.api || c.harness) {
-		name := strings.ReplaceAll(strings.TrimLeft(flag, "-"), "-", "_")
+		name := pythonName(flag)
 		if value == "" {
 			return code(name)
 		}

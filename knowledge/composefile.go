@@ -41,10 +41,6 @@ func containerCommands(block string) (lists [][]string, keyLines map[int]bool) {
 	if len(block) > maxComposeBytes || !strings.Contains(block, "entrypoint:") && !strings.Contains(block, "args:") {
 		return nil, nil
 	}
-	// The parser breaks lines where YAML does (a lone carriage return,
-	// NEL, the Unicode separators); the key lines count "\n" alone, as
-	// the post's other readers do.
-	block = yamlBreaks.Replace(block)
 	add := func(words []string, halves ...*keyValue) {
 		lists = append(lists, words)
 		if keyLines == nil {
@@ -96,15 +92,24 @@ func containerCommands(block string) (lists [][]string, keyLines map[int]bool) {
 			walk(c, depth+1)
 		}
 	}
-	dec := yaml.NewDecoder(strings.NewReader(block))
+	eachYAMLDocument(block, func(doc *yaml.Node) { walk(doc, 0) })
+	return lists, keyLines
+}
+
+// eachYAMLDocument calls fn with each document of a YAML block, at most
+// maxYAMLDocuments of them, until one is not YAML: what was read stands.
+// The parser breaks lines where YAML does (a lone carriage return, NEL,
+// the Unicode separators); they become spaces first, so that a node's
+// line counts "\n" alone, as the post's other readers do.
+func eachYAMLDocument(block string, fn func(*yaml.Node)) {
+	dec := yaml.NewDecoder(strings.NewReader(yamlBreaks.Replace(block)))
 	for range maxYAMLDocuments {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err != nil {
-			break // the end, or a document that is not YAML: what was read stands
+			return
 		}
-		walk(&doc, 0)
+		fn(&doc)
 	}
-	return lists, keyLines
 }
 
 // maxYAMLDocuments bounds the documents of one block read for
@@ -212,14 +217,7 @@ func yamlEngineSettings(block string) []map[string]string {
 			walk(c, depth+1)
 		}
 	}
-	dec := yaml.NewDecoder(strings.NewReader(yamlBreaks.Replace(block)))
-	for range maxYAMLDocuments {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			break
-		}
-		walk(&doc, 0)
-	}
+	eachYAMLDocument(block, func(doc *yaml.Node) { walk(doc, 0) })
 	return out
 }
 

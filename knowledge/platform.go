@@ -475,7 +475,11 @@ var countWords = map[string]int{"dual": 2, "two": 2, "four": 4, "eight": 8}
 // word for card itself (双卡4090 in many projects' notes and Chinese
 // guides, vllm-project/vllm#15529's title "4卡4090", 单卡4090) and
 // "on"/"with" (在 5090 上, 用 4090), which need no space before the number.
-var cardSuffixesBefore = []string{"张", "块", "卡", "在", "用"}
+var cardSuffixesBefore = slices.Concat(cardMeasureWords, []string{"在", "用"})
+
+// cardMeasureWords are the Chinese words a count of cards stands before:
+// the measure words 张 and 块, and 卡 (card).
+var cardMeasureWords = []string{"张", "块", "卡"}
 
 // chineseCounts are the numerals that count cards before a measure word
 // or 卡 (两张, 四块, 双卡, 单卡).
@@ -486,7 +490,7 @@ var chineseCounts = map[string]int{"单": 1, "一": 1, "两": 2, "二": 2, "双"
 // the digits or the numeral just before the measure word. Chinese writes
 // no space between words, so the text may be a whole clause.
 func chineseCount(word string) int {
-	for _, suffix := range []string{"张", "块", "卡"} {
+	for _, suffix := range cardMeasureWords {
 		n, ok := strings.CutSuffix(word, suffix)
 		if !ok || n == "" {
 			continue
@@ -555,15 +559,15 @@ func bareGeForces(text string, read []GPU) []GPU {
 		seen[number] = true
 		name := canonicalGeForce("RTX " + text[ix[4]:max(ix[5], ix[7])])
 		g := GPU{Name: name}
-		switch {
+		switch zh := chineseCount(word); {
 		case ix[2] >= 0:
 			g.Count, _ = strconv.Atoi(text[ix[2]:ix[3]])
 		case ix[12] >= 0:
 			g.Count, _ = strconv.Atoi(text[ix[12]:ix[13]])
 		case counted:
 			g.Count = int(word[0] - '0')
-		case chineseCount(word) > 0:
-			g.Count = chineseCount(word)
+		case zh > 0:
+			g.Count = zh
 		default:
 			g.Count = countWords[strings.ToLower(word)]
 		}

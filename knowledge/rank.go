@@ -397,7 +397,7 @@ func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 func (s *scorer) namesFlags(flags []string) bool {
 	for _, fl := range flags {
 		_, set := s.f.Flag(fl)
-		if !set && !s.pt.hasFlag(fl) && !s.pt.hasWord(strings.ReplaceAll(strings.TrimPrefix(fl, "--"), "-", "_")) {
+		if !set && !s.pt.hasFlag(fl) && !s.pt.hasWord(pythonName(fl)) {
 			return false
 		}
 	}
