@@ -327,6 +327,36 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Commands a traced script printed as it ran them ("set -x"):
+			// vllm-project/vllm#1282's "+ python app.py …", a deployment's
+			// "+ python3 -m vllm.entrypoints.openai.api_server …" under
+			// its entrypoint's "++ nproc".
+			name:     "xtrace's mark before a command",
+			body:     "```\n+ python app.py --host 0.0.0.0 --port 5085 --model wasertech/assistant-llama2-7b-chat-awq --quantization awq\nDownloading config.json\n```\n```\n++ nproc\n+ exec python3 -m vllm.entrypoints.openai.api_server --model /home/vllm/model/Qwen1.5-72B-Chat-GPTQ-Int4 --port 8003\n```",
+			commands: []string{"python app.py --host=0.0.0.0 --model=wasertech/assistant-llama2-7b-chat-awq --port=5085 --quantization=awq", "vllm serve --model=/home/vllm/model/Qwen1.5-72B-Chat-GPTQ-Int4 --port=8003"},
+		},
+		{
+			// pydantic's error line pasted without the ValidationError
+			// head above it (vllm-project/vllm#28857 after each command
+			// it tried; a GPTQ write-up), and in a code span
+			// (vllm-project/vllm#20253).
+			name: "pydantic error line without its head",
+			body: "vllm serve gaunernst/gemma-3-27b-it-int4-awq -tp 2 --dtype bfloat16\nValue error, torch.bfloat16 is not supported for quantization method awq. Supported dtypes: [torch.float16] [type=value_error, input_value=ArgsKwargs((), {'model_co...additional_config': {}}), input_type=ArgsKwargs]\n(APIServer pid=4185) For further information visit https://errors.pydantic.dev/2.11/v/value_erro\n\nCan you support it? `Value error, GGUF model with architecture qwen2vl is not supported yet. [type=value_error, input_value=ArgsKwargs((), {'model': ...}), input_type=ArgsKwargs]`",
+			errors: []string{
+				"pydantic_core._pydantic_core.ValidationError: torch.bfloat16 is not supported for quantization method awq. Supported dtypes: [torch.float16]",
+				"pydantic_core._pydantic_core.ValidationError: GGUF model with architecture qwen2vl is not supported yet.",
+			},
+		},
+		{
+			// Under its head, each error line is the head's: the
+			// first is the message, the rest add no error of their own;
+			// a line that only says "Value error," in a sentence, with
+			// no trailer, is no pydantic error.
+			name: "pydantic error lines under their head",
+			body: "```\npydantic_core._pydantic_core.ValidationError: 2 validation errors for ModelConfig\n  Value error, first problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n  Value error, second problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n```\nValue error, as the docs call it, is what I see.",
+			errors: []string{"pydantic_core._pydantic_core.ValidationError: first problem"},
+		},
+		{
 			// Letters whose lower case is longer ("İ") before the name
 			// must not shift it: the name is cut from the text as written.
 			name:   "model named with a space after wide letters",

@@ -62,8 +62,19 @@ var windowsPromptRE = regexp.MustCompile(`^\s*(?:\([\w.-]+\)\s*)*(?:PS\s+)?[A-Za
 // most on a T4). What follows the mark is the command.
 var notebookEscapeRE = regexp.MustCompile(`^\s*(?:!\s*|%(?:sh|system)\s+|%(?:pip|conda)\s)`)
 
-// stripPrompt removes a shell prompt from the start of a line.
+// xtraceRE is the mark bash's xtrace ("set -x") puts before each command
+// it runs, one "+" a level of nesting: launch scripts and container
+// entrypoints traced so print the engine's command line as they run it
+// ("+ python3 -m vllm.entrypoints.openai.api_server --model …" in the
+// logs of several deployments; "+ python app.py … --quantization awq",
+// vllm-project/vllm#1282). A diff's added line reads the same and is the
+// command as it now is.
+var xtraceRE = regexp.MustCompile(`^\s*\+{1,4} +`)
+
+// stripPrompt removes a shell prompt, or xtrace's mark, from the start of
+// a line.
 func stripPrompt(l string) string {
+	l = xtraceRE.ReplaceAllString(l, "")
 	if m := notebookEscapeRE.FindString(l); m != "" {
 		if strings.HasPrefix(strings.TrimSpace(m), "%pip") || strings.HasPrefix(strings.TrimSpace(m), "%conda") {
 			l = l[strings.Index(l, "%")+1:] // the magic is the program's name

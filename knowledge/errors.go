@@ -496,6 +496,10 @@ func (set *errorSet) scanLines(lines []string) {
 		}
 	}
 	defer flushHeaded()
+	// validatedUntil is the last line a ValidationError head's own
+	// error lines may take; a pydantic error line up to there is the
+	// head's, read with it.
+	validatedUntil := -1
 	lines = unboxRichTracebacks(splitGluedHeads(lines))
 	for i := 0; i < len(lines); i++ {
 		raw := lines[i]
@@ -531,10 +535,11 @@ func (set *errorSet) scanLines(lines []string) {
 		}
 		if m := pyExcRE.FindStringSubmatch(t); m != nil && !strings.HasPrefix(l, " ") {
 			e := ErrorInfo{Type: m[1], Message: m[2]}
-			if validationHeadRE.MatchString(e.Message) {
+			if n, ok := validationCount(e.Message); ok {
 				if msg := validationMessage(lines[i+1 : min(i+4, len(lines))]); msg != "" {
 					e.Message = msg
 				}
+				validatedUntil = i + linesPerValidationError*n
 			}
 			if inTraceback {
 				e.Packages = append([]string(nil), frames...)
@@ -580,6 +585,16 @@ func (set *errorSet) scanLines(lines []string) {
 		// ModuleNotFoundError(…)" before the TypeError its title names).
 		if m := excReprRE.FindStringSubmatch(t); m != nil {
 			set.add(ErrorInfo{Type: m[1], Message: strings.ReplaceAll(m[3], `\'`, "'"), warning: warningLineRE.MatchString(raw)})
+			continue
+		}
+		// A pydantic error line pasted without the ValidationError head
+		// above it: "Value error, torch.bfloat16 is not supported for
+		// quantization method awq. … [type=value_error, input_value=…]"
+		// (vllm#28857, #20253 in a code span, a GPTQ write-up, an Ascend
+		// setup's attention backend). The trailer is pydantic v2's own,
+		// so the class is the one its head would have named.
+		if m := validationLineRE.FindStringSubmatch(t); m != nil && i > validatedUntil && pydanticTrailerRE.MatchString(t) {
+			set.add(ErrorInfo{Type: pydanticValidationError, Message: m[1]})
 			continue
 		}
 		for _, le := range lineErrors {
@@ -628,7 +643,38 @@ func endAtQuote(line string, at int, msg string) string {
 // Model Runner V2 does not yet support: …", as vLLM's configuration
 // classes raise it: corpus #28981 and #42963,
 // intel/intel-xpu-backend-for-triton#7166).
-var validationHeadRE = regexp.MustCompile(`^\d+ validation errors? for [\w.]+$`)
+var validationHeadRE = regexp.MustCompile(`^(\d+) validation errors? for [\w.]+$`)
+
+// validationCount reports whether msg is a ValidationError head's
+// message and how many errors it counts (at most maxValidationErrors).
+func validationCount(msg string) (int, bool) {
+	m := validationHeadRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n > maxValidationErrors {
+		n = maxValidationErrors
+	}
+	return n, true
+}
+
+// linesPerValidationError is how many lines pydantic prints for each
+// error under a ValidationError head: the field (or the model's name),
+// the message with its trailer, and the "For further information"
+// line. maxValidationErrors bounds the count a head's number may claim.
+const (
+	linesPerValidationError = 3
+	maxValidationErrors     = 64
+)
+
+// pydanticValidationError is the class pydantic v2 raises, as a
+// traceback's last line names it.
+const pydanticValidationError = "pydantic_core._pydantic_core.ValidationError"
+
+// pydanticTrailerRE is the trailer pydantic v2 puts after each error's
+// message: the error's type and the input it refused.
+var pydanticTrailerRE = regexp.MustCompile(`\[type=(?:value|assertion)_error\b`)
 
 // validationLineRE is a pydantic error line: the validator's own message
 // after its kind, before pydantic's "[type=…, input_value=…]" trailer.

@@ -21,6 +21,9 @@ func addPostSeeds(f *testing.F) {
 	// Argument lists without their key: YAML items, quoted strings with
 	// one bare and one cut, an exec form, a key's list split by a comment.
 	f.Add("```\n- \"--a\"\n- \"b\"\n# - --c\n'--d=1'\n--e\n'--f\n[\"python\", \"-m\", \"vllm\", \\\n\"--p=<x>\"]\nargs: [ \"--q\",\n \"r\"]\n```")
+	// pydantic's error lines: a head claiming more errors than follow,
+	// a head with a huge count, lines without their head.
+	f.Add("1 validation error for X\nValueError: 99999999999999999999 validation errors for M\n  Value error, a [type=value_error, x]\nValue error, b [type=assertion_error\nAssertion error, c [type=assertion_error, input_value=1]")
 	// Another engine's LLM class, imported and through its module.
 	f.Add("from tensorrt_llm import (LLM as L, LLM)\nimport tensorrt_llm as t\nLLM(model='m')\nt.LLM(model=\nx.LLM(tensor_parallel_size=2)")
 	// A script's constants passed to an API call, one reassigned.
