@@ -352,8 +352,8 @@ func TestReadingClasses(t *testing.T) {
 			// first is the message, the rest add no error of their own;
 			// a line that only says "Value error," in a sentence, with
 			// no trailer, is no pydantic error.
-			name: "pydantic error lines under their head",
-			body: "```\npydantic_core._pydantic_core.ValidationError: 2 validation errors for ModelConfig\n  Value error, first problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n  Value error, second problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n```\nValue error, as the docs call it, is what I see.",
+			name:   "pydantic error lines under their head",
+			body:   "```\npydantic_core._pydantic_core.ValidationError: 2 validation errors for ModelConfig\n  Value error, first problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n  Value error, second problem [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n```\nValue error, as the docs call it, is what I see.",
 			errors: []string{"pydantic_core._pydantic_core.ValidationError: first problem"},
 		},
 		{
