@@ -327,6 +327,34 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A base image's tag names the release and then the build's
+			// flavour (vllm-project/vllm#2047's and #23655's Dockerfiles;
+			// PyTorch's images in many projects').
+			name:     "image tags with a flavour after the release",
+			body:     "```\nFROM nvidia/cuda:12.4.0-devel-ubuntu22.04\nFROM pytorch/pytorch:2.3.1-cuda12.1-cudnn8-devel\n```",
+			versions: map[string]string{"cuda": "12.4.0", "torch": "2.3.1"},
+		},
+		{
+			// "Installed" says which of a package's versions, as "latest"
+			// does (vllm-project/vllm#5640 on a Jetson board).
+			name:     "a qualifier before version is no package",
+			body:     "vllm tries to use PyTorch version 2.3.0 in setup.py. However, my currently installed version is 2.1.0a0+41361538.nv23.06, the latest for Jetpack 5.1.2.",
+			versions: map[string]string{"torch": "2.3.0"},
+			check: func(t *testing.T, f Facts) {
+				if v, ok := f.Versions["installed"]; ok {
+					t.Errorf("versions read %q for \"installed\"", v)
+				}
+			},
+		},
+		{
+			// pip's failure before a build starts, asking the package
+			// what it needs (vllm-project/vllm#3002 and #7575,
+			// dusty-nv/jetson-inference#1872, all on Jetson boards).
+			name:   "pip failing to get a build's requirements",
+			body:   "when I run pip install vllm:\n```\n  × Getting requirements to build wheel did not run successfully.\n  │ exit code: 1\n  ╰─> [19 lines of output]\n```",
+			errors: []string{"pip-error: Getting requirements to build wheel did not run successfully"},
+		},
+		{
 			// Commands a traced script printed as it ran them ("set -x"):
 			// vllm-project/vllm#1282's "+ python app.py …", a deployment's
 			// "+ python3 -m vllm.entrypoints.openai.api_server …" under

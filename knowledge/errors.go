@@ -75,9 +75,13 @@ var (
 	// pip's own failures, as installation posts paste them: building a
 	// package from source (vllm#799, #778, #1391, #13518; "× Building
 	// wheel for vllm (pyproject.toml) did not run successfully" since pip
-	// 22), or resolving one (#13479). "error: subprocess-exited-with-error"
-	// heads every build failure and says nothing of its own.
-	pipErrRE = regexp.MustCompile(`(?i)^(?:ERROR:\s*|×\s*|error:\s*)?(Failed building wheel for [\w.-]+|Could not build wheels for [\w.-]+|Building wheel for [\w.-]+ \([\w.-]+\) did not run successfully|Failed to build [\w.-]+(?: [\w.-]+)*$|Could not find a version that satisfies the requirement [\w.-]+|No matching distribution found for [\w.-]+|ResolutionImpossible|Cannot install .{1,200}? because these package versions have conflicting dependencies)`)
+	// 22), or resolving one (#13479); a build that failed before it built
+	// anything, while pip asked the package what it needs ("× Getting
+	// requirements to build wheel did not run successfully", vllm#3002 and
+	// #7575 on Jetson boards, dusty-nv/jetson-inference#1872) or read its
+	// metadata. "error: subprocess-exited-with-error" heads every build
+	// failure and says nothing of its own.
+	pipErrRE = regexp.MustCompile(`(?i)^(?:ERROR:\s*|×\s*|error:\s*)?(Failed building wheel for [\w.-]+|Could not build wheels for [\w.-]+|Building wheel for [\w.-]+ \([\w.-]+\) did not run successfully|(?:Getting requirements to build (?:wheel|editable)|Preparing (?:editable )?metadata \([\w.-]+\)) did not run successfully|Failed to build [\w.-]+(?: [\w.-]+)*$|Could not find a version that satisfies the requirement [\w.-]+|No matching distribution found for [\w.-]+|ResolutionImpossible|Cannot install .{1,200}? because these package versions have conflicting dependencies)`)
 	// usageErrRE matches the error argparse prints before exiting: "vllm
 	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:

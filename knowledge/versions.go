@@ -190,6 +190,12 @@ var notPackages = map[string]bool{
 	// before".
 	"latest": true, "newest": true, "current": true, "stable": true, "nightly": true,
 	"previous": true, "same": true, "new": true, "newer": true, "old": true, "older": true, "last": true,
+	// The same for which a version is against what is asked of it: "my
+	// currently installed version is 2.1.0a0+41361538.nv23.06"
+	// (vllm-project/vllm#5640), "the installed version is 2.1.280",
+	// "required version: 2.0", "Desired | Actual" columns.
+	"installed": true, "required": true, "minimum": true, "recommended": true, "expected": true,
+	"desired": true, "actual": true, "supported": true,
 }
 
 // versionKey normalises a package name.
@@ -433,7 +439,7 @@ func (vs *versionSet) listed(l, next string, s *Schema) {
 func (vs *versionSet) imageTags(text string, s *Schema, tier int) {
 	for _, m := range imageTagRE.FindAllStringSubmatch(text, -1) {
 		if pkg := imagePackage(m[1], s); pkg != "" && !containerRelease(m[1], m[2]) {
-			vs.set(pkg, m[2], tier)
+			vs.set(pkg, imageFlavourRE.ReplaceAllString(m[2], ""), tier)
 		}
 	}
 	vs.taggedParts(text, tier)
@@ -706,6 +712,16 @@ func containerRelease(repo, tag string) bool {
 	host, _, _ := strings.Cut(repo, "/")
 	return strings.EqualFold(host, "nvcr.io") && ngcReleaseRE.MatchString(tag)
 }
+
+// imageFlavourRE is the part of an image's tag after its release that
+// names the build's flavour: the toolkit's variant, the CUDA and cuDNN it
+// carries, the base system ("nvidia/cuda:12.4.0-devel-ubuntu22.04",
+// "nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04",
+// "pytorch/pytorch:2.3.1-cuda12.1-cudnn8-devel", in the Dockerfiles of
+// vllm-project/vllm#2047, #23655 and many projects). The release is what
+// comes before it; other suffixes ("-xpu", "-b8.1") stay, as the labels
+// keep them.
+var imageFlavourRE = regexp.MustCompile(`-(?:cuda\d|(?:devel|runtime|base|cudnn\d*|ubuntu|ubi\d|rockylinux|centos|debian|slim|alpine|bookworm|bullseye|jammy|noble|focal)\b).*$`)
 
 // genericImageNames are last path elements of image repositories that name
 // a channel rather than the software (nvcr.io/nvidia/tensorrt-llm/release).
