@@ -327,6 +327,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Xinference's actors put their address before the message
+			// (xorbitsai/inference#3054; its users' posts and notes).
+			name: "an actor's address before the message",
+			body: "```\nValueError: [address=0.0.0.0:43315, pid=822191] You set image=2 (or defaulted to 1) in `--limit-mm-per-prompt`, but passed 3 image items in the same prompt.\n```\n```\nTypeError: [address=0.0.0.0:45641, pid=2189] AsyncEngineArgs.__init__() got an unexpected keyword argument 'swap_space'\n```",
+			errors: []string{
+				"ValueError: You set image=2 (or defaulted to 1) in `--limit-mm-per-prompt`, but passed 3 image items in the same prompt.",
+				"TypeError: AsyncEngineArgs.__init__() got an unexpected keyword argument 'swap_space'",
+			},
+		},
+		{
 			// A base image's tag names the release and then the build's
 			// flavour (vllm-project/vllm#2047's and #23655's Dockerfiles;
 			// PyTorch's images in many projects').

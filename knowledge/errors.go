@@ -342,6 +342,16 @@ func withoutCJKSentence(msg string) string {
 // say it ("Please reduce the length of the messages").
 var pleaRE = regexp.MustCompile(`(?i)[,.;!?]\s+(?:any (?:ideas?|help|suggestions?|thoughts|advice|clues?|pointers?|hints?)\b|how (?:can|do|should|could) (?:i|we)\b|(?:can|could) (?:someone|anyone|somebody|you)\b|(?:does|did|has) (?:anyone|anybody|someone)\b|thanks\b|thank you\b|thx\b|what (?:should|can|could) (?:i|we)\b|i (?:don't|do not|have no) (?:know|idea)\b|please help\b|help please\b)`)
 
+// actorAddressRE is the actor's address Xinference (and Xoscar, its actor
+// framework) puts before the message of an exception an actor raised:
+// "ValueError: [address=0.0.0.0:43315, pid=822191] You set image=2 …"
+// (xorbitsai/inference#3054), "ImportError: [address=0.0.0.0:39501,
+// pid=13418] libcudart.so.12: …", "TypeError: [address=…, pid=65]
+// AsyncEngineArgs.__init__() got an unexpected keyword argument …" in
+// posts and notes of projects that serve vLLM through Xinference. The
+// message is what follows it; the address is where it ran.
+var actorAddressRE = regexp.MustCompile(`^\[address=[^\]\s]{1,100}, pid=\d+\]\s*`)
+
 // withoutPlea returns an error's message without the plea or question of
 // the writer's that goes on after it (pleaRE), and the punctuation that
 // parted them, as a sentence's comma is not the message's.
@@ -367,7 +377,7 @@ type errorSet struct {
 }
 
 func (set *errorSet) add(e ErrorInfo) {
-	e.Message = withoutPlea(withoutCJKSentence(strings.TrimSpace(e.Message)))
+	e.Message = withoutPlea(withoutCJKSentence(actorAddressRE.ReplaceAllString(strings.TrimSpace(e.Message), "")))
 	if len(e.Message) > 500 {
 		e.Message = e.Message[:500]
 	}
