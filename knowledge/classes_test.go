@@ -327,6 +327,18 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Chinese writes no space before the class it names
+			// (hiyouga/LlamaFactory#8022's title; "报错RuntimeError: …" in
+			// notes of many projects).
+			name:  "a class glued to the Chinese words before it",
+			title: "使用vllm推理Kimi_vl时提示ValueError: `limit_mm_per_prompt` is only supported for multimodal models.",
+			body:  "运行时报错RuntimeError: No CUDA GPUs are available",
+			errors: []string{
+				"ValueError: `limit_mm_per_prompt` is only supported for multimodal models.",
+				"RuntimeError: No CUDA GPUs are available",
+			},
+		},
+		{
 			// Xinference's actors put their address before the message
 			// (xorbitsai/inference#3054; its users' posts and notes).
 			name: "an actor's address before the message",

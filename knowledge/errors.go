@@ -867,8 +867,11 @@ var warningLineRE = regexp.MustCompile(`^\s*(?:\([^)]*\)\s*)*(?:WARNING|WARN|INF
 var excReprRE = regexp.MustCompile(`(?:^|[\s(\[>:,;])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))\((['"])(.{1,1000})['"]\)[.,;]?$`)
 
 // embeddedExcRE finds an exception class followed by a colon anywhere in a
-// line, after a space, bracket, quote or label.
-var embeddedExcRE = regexp.MustCompile(`(?:^|[\s(\[>:,;"'` + "`" + `])((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|Exception|AssertionError|StopIteration|KeyboardInterrupt)):(?:\s+(\S.*))?$`)
+// line, after a space, bracket, quote or label, or glued to the Chinese or
+// Japanese words before it, as those write no space there ("使用vllm推理
+// Kimi_vl时提示ValueError: …", hiyouga/LlamaFactory#8022's title; "运行
+// 报错RuntimeError: …" in notes and posts of many projects).
+var embeddedExcRE = regexp.MustCompile(`(?:^|[\s(\[>:,;"'` + "`" + cjkRunes + `])((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|Exception|AssertionError|StopIteration|KeyboardInterrupt)):(?:\s+(\S.*))?$`)
 
 var (
 	bodyTypeRE = regexp.MustCompile(`["']type["']\s*:\s*["']((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))["']`)
