@@ -3086,6 +3086,12 @@ func TestNormalizeText(t *testing.T) {
 	for in, want := range map[string]string{
 		"serve m \u2013max-model-len 4096 \u2014enforce-eager": "serve m --max-model-len 4096 --enforce-eager",
 		"vLLM \u2014 fast, word\u2014word, 3\u20134 GPUs":      "vLLM - fast, word-word, 3-4 GPUs",
+		// Colour codes whose escape a decoder replaced (vllm#21713) or a
+		// paste dropped; text that merely looks like one stays.
+		"\ufffd[1;36m(VllmWorker rank=3 pid=4867)\ufffd[0;0m ERROR x": "(VllmWorker rank=3 pid=4867) ERROR x",
+		"[1;36m(VllmWorker rank=1 pid=219)[0;0m INFO x":               "(VllmWorker rank=1 pid=219) INFO x",
+		"[36m(RayWorkerVllm pid=7247)[0m INFO x":                      "(RayWorkerVllm pid=7247) INFO x",
+		"a timeout of [30m] and a list [0m] (x)[0m] m(":               "a timeout of [30m] and a list [0m] (x)[0m] m(",
 	} {
 		if got := normalizeText(in); got != want {
 			t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)

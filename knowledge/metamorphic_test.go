@@ -880,9 +880,10 @@ var perturbations = []struct {
 	}},
 	// A log copied with its terminal's colours, written in the notations
 	// the tools between show them in: caret (vllm#24072), syslog's octal
-	// (#20855) and the escape character itself.
+	// (#20855), the escape character itself, the replacement character a
+	// decoder put for it (#21713) and nothing, the escape dropped.
 	{"terminal-colours", func(s string) string {
-		codes := []string{"^[[1;36m", "#033[0;32m", "\x1b[33m"}
+		codes := []string{"^[[1;36m", "#033[0;32m", "\x1b[33m", "\ufffd[1;36m", "[0;32m"}
 		return prefixLogBlocks(s, func(i int) string { return codes[i%len(codes)] })
 	}},
 }

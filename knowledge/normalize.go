@@ -53,21 +53,36 @@ func normalizeText(s string) string {
 // between showed it, caret notation ("^[[1;36m(VllmWorker TP5
 // pid=42616)^[[0;0m INFO …", vllm#24072, #3849), syslog's octal
 // ("#033[1;36m(VllmWorkerProcess pid=382)#033[0;0m ERROR …", with "#015"
-// for a carriage return, #20855), or a string escape ("\033[0m",
-// "\x1b[0m", "\e[0m").
-var terminalColourRE = regexp.MustCompile(`(?:\x1b|\^\[|#033|\\033|\\x1[bB]|\\e)\[[0-9;]*m|#015\b`)
+// for a carriage return, #20855), a string escape ("\033[0m",
+// "\x1b[0m", "\e[0m"), or the replacement character a decoder put where
+// the escape was ("\ufffd[1;36m(VllmWorker rank=3 pid=4867)\ufffd[0;0m
+// ERROR …", vllm#21713).
+var terminalColourRE = regexp.MustCompile(`(?:\x1b|\^\[|#033|\\033|\\x1[bB]|\\e|\x{FFFD})\[[0-9;]*m|#015\b`)
 
 // terminalColourMarks are the strings one of which every match of
 // terminalColourRE holds; text without them is returned as it is.
-var terminalColourMarks = []string{"\x1b[", "^[[", "#033[", "\\033[", "\\x1b[", "\\x1B[", "\\e[", "#015"}
+var terminalColourMarks = []string{"\x1b[", "^[[", "#033[", "\\033[", "\\x1b[", "\\x1B[", "\\e[", "#015", "\uFFFD["}
+
+// bareColourRE is a colour code whose escape character a paste dropped,
+// leaving "[1;36m(VllmWorker rank=1 pid=219)[0;0m INFO …" (posts about
+// Qwen2.5-VL and Phi-3.5-vision serving, a GLM-4 log; vLLM colours its
+// workers' prefix so). Without the escape, only the forms no text writes
+// otherwise are taken: attributes joined by ";", a colour right before
+// a worker's "(" name and a reset right after its ")" (Ray's "[36m(RayWorkerVllm
+// pid=7247)[0m INFO …").
+var bareColourRE = regexp.MustCompile(`\[(?:\d{1,3};)+\d{1,3}m|\[(?:3[0-7]|9[0-7])m(\()|(\))\[0m([^\]]|$)`)
 
 // withoutTerminalColours returns s without terminal colour codes, which
 // are the terminal's and not the log's.
 func withoutTerminalColours(s string) string {
 	for _, m := range terminalColourMarks {
 		if strings.Contains(s, m) {
-			return terminalColourRE.ReplaceAllString(s, "")
+			s = terminalColourRE.ReplaceAllString(s, "")
+			break
 		}
+	}
+	if strings.IndexByte(s, '[') >= 0 {
+		s = bareColourRE.ReplaceAllString(s, "$1$2$3")
 	}
 	return s
 }
