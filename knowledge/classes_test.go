@@ -327,6 +327,27 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// Ray's head over a task's traceback names the cause's class;
+			// the task's frames and its exception line follow, or the
+			// paste ends before it (corpus #649, verl-project/verl#302).
+			name: "Ray's task error heads",
+			body: "```\nray.exceptions.RayTaskError(AssertionError): ray::RayWorker.execute_method() (pid=2394870, ip=10.1.1.242, actor_id=aee050fd938cd8f3d6997a6401000000, repr=<vllm.engine.ray_utils.RayWorker object at 0x7efe5659a9a0>)\n  File \"/usr/lib/python3/site-packages/vllm/worker/worker.py\", line 67, in init_model\n```\n```\n(main_task pid=1748945) Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): ray::WorkerDict.actor_rollout_generate_sequences() (pid=1751030, ip=10.65.194.91)\n(main_task pid=1748945)   File \"miniconda/envs/verl/lib/python3.10/site-packages/vllm/entrypoints/llm.py\", line 1244, in wake_up\n(main_task pid=1748945) RuntimeError: CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62\n```",
+			check: func(t *testing.T, f Facts) {
+				var classes []string
+				for _, e := range f.Errors {
+					if e.Type == "AssertionError" || e.Type == "RuntimeError" {
+						classes = append(classes, e.Type)
+						if !slices.Contains(e.Packages, "vllm") {
+							t.Errorf("%s: packages = %v, want the task's frames read", e.Type, e.Packages)
+						}
+					}
+				}
+				if len(classes) != 2 {
+					t.Errorf("errors = %+v, want the AssertionError the head names and the task's RuntimeError", f.Errors)
+				}
+			},
+		},
+		{
 			// Chinese writes no space before the class it names
 			// (hiyouga/LlamaFactory#8022's title; "报错RuntimeError: …" in
 			// notes of many projects).

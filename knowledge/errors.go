@@ -104,6 +104,17 @@ var (
 	// last)" on the same line. A paste cut before the last line still
 	// names its class here.
 	ipythonHeadRE = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)|StopIteration|KeyboardInterrupt))\s{2,}Traceback \(most recent call last\)`)
+	// rayTaskHeadRE is the head Ray prints over the traceback of a task
+	// or actor method that raised: the cause's class in RayTaskError's
+	// parentheses, or Ray's note that nobody fetched the error, then the
+	// task ("ray.exceptions.RayTaskError(AssertionError):
+	// ray::RayWorker.execute_method() (pid=…, ip=…)", corpus #649 and
+	// vLLM's Ray executor; "Unhandled error (suppress with
+	// 'RAY_IGNORE_UNHANDLED_ERRORS=1'): ray::WorkerDict…() (pid=…)",
+	// verl-project/verl#302 and corpus #4770; verl's and MindSpeed-RL's
+	// training posts). The task's frames follow, then its exception's
+	// line; a paste cut before it keeps the class the head names.
+	rayTaskHeadRE = regexp.MustCompile(`(?:^|\s)(?:(?:ray\.exceptions\.)?RayTaskError\(((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\)|Unhandled error \(suppress with '?RAY_IGNORE_UNHANDLED_ERRORS=1'?\)):\s+ray::[\w.<>]+\(\)`)
 	causeMarkerRE = regexp.MustCompile(`^(The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:)`)
 )
 
@@ -536,6 +547,12 @@ func (set *errorSet) scanLines(lines []string) {
 			continue
 		}
 		if m := ipythonHeadRE.FindStringSubmatch(t); m != nil {
+			flushHeaded()
+			inTraceback, headed = true, m[1]
+			frames = frames[:0]
+			continue
+		}
+		if m := rayTaskHeadRE.FindStringSubmatch(t); m != nil {
 			flushHeaded()
 			inTraceback, headed = true, m[1]
 			frames = frames[:0]
