@@ -327,6 +327,14 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A tool's command that starts the engine, named inside a
+			// sentence as the engine's own command is
+			// (huggingface/trl#3304).
+			name:     "a tool's command inside a sentence",
+			body:     "when running: trl vllm-serve --model Qwen/Qwen2.5-72B --tensor_parallel_size 8\n\nGot an error",
+			commands: []string{"vllm serve --model=Qwen/Qwen2.5-72B --tensor-parallel-size=8"},
+		},
+		{
 			// Ray's head over a task's traceback names the cause's class;
 			// the task's frames and its exception line follow, or the
 			// paste ends before it (corpus #649, verl-project/verl#302).

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -159,6 +160,15 @@ func embeddedStarts(line string, s *Schema) []int {
 				starts = append(starts, i)
 			}
 			from = i + 1
+		}
+		// Another program's command that starts this one is named by
+		// its own two words: "when running: trl vllm-serve --model m
+		// --tensor_parallel_size 8" (huggingface/trl#3304, #3157).
+		for _, tool := range slices.Sorted(maps.Keys(p.Tools)) {
+			if i := strings.Index(line, tool+" "); i >= 0 && len(starts) < maxEmbeddedStarts &&
+				(i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && strings.Contains(line[i:], " -") {
+				starts = append(starts, i)
+			}
 		}
 	}
 	for _, re := range []*regexp.Regexp{pythonModuleStartRE, dockerRunStartRE} {
