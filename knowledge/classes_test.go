@@ -327,6 +327,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// argparse refusing a positional argument, the subcommand:
+			// serve left out before the model, a TRL too old for
+			// vllm-serve (huggingface/trl#3139).
+			name: "a CLI refusing its subcommand",
+			body: "```\nvllm: error: argument subparser: invalid choice: 'Qwen/Qwen2.5-7B-Instruct' (choose from chat, complete, serve, bench, collect-env, run-batch)\n```\n`TRL CLI: error: argument command: invalid choice: 'vllm-serve' (choose from 'chat', 'dpo', 'env', 'grpo', 'kto', 'sft')`",
+			errors: []string{
+				"usage-error: argument subparser: invalid choice",
+				"usage-error: argument command: invalid choice",
+			},
+		},
+		{
 			// A tool's command that starts the engine, named inside a
 			// sentence as the engine's own command is
 			// (huggingface/trl#3304).

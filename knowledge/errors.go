@@ -85,8 +85,12 @@ var (
 	// usageErrRE matches the error argparse prints before exiting: "vllm
 	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:
-	// --api-key KEY".
-	usageErrRE = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument --[\w-]+)(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
+	// --api-key KEY"; a positional argument's, the subcommand a CLI was
+	// given ("vllm: error: argument subparser: invalid choice:
+	// 'Qwen/Qwen2.5-7B-Instruct'" when serve is left out, "TRL CLI: error:
+	// argument command: invalid choice: 'vllm-serve'", huggingface/trl#3139
+	// and wdrink/SimpleAR#24 on a TRL too old for it).
+	usageErrRE = regexp.MustCompile(`(?:^|[\s:])error: (?:(argument (?:--[\w-]+|[a-z_][\w-]*))(?:/-[\w-]+)?: (invalid choice|invalid \w+ value|expected (?:one|at least one) argument)|(unrecognized arguments|the following arguments are required): (.+))`)
 	// killedRE is the shell's report of a process SIGKILL stopped, most
 	// often the kernel's OOM killer while a model loads: "Killed" on a
 	// line of its own or glued to the progress bar it cut
