@@ -327,6 +327,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The Docker daemon refusing to start a container: no GPU
+			// runtime (setup notes of many projects), an entrypoint that
+			// is no program (LMCache/LMCache#906).
+			name: "the Docker daemon's errors",
+			body: "```\n$ docker run --gpus all vllm/vllm-openai:latest --model m/x\ndocker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n```\n```\nError response from daemon: OCI runtime create failed: runc create failed: unable to start container process: exec: \"vllm\": executable file not found in $PATH: unknown\n```",
+			errors: []string{
+				`docker-error: could not select device driver "" with capabilities: [[gpu]]`,
+				`docker-error: OCI runtime create failed: runc create failed: unable to start container process: exec: "vllm": executable file not found in $PATH: unknown`,
+			},
+		},
+		{
 			// argparse refusing a positional argument, the subcommand:
 			// serve left out before the model, a TRL too old for
 			// vllm-serve (huggingface/trl#3139).

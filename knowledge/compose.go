@@ -266,6 +266,8 @@ func errorPhrase(e ErrorInfo) string {
 		// The server's error object relayed by a client without its
 		// class (vllm-dev C2-003's Home Assistant log).
 		return "gets an error back from the server (" + code(e.Message) + ")"
+	case "docker-error":
+		return "cannot start its container (" + code(e.Message) + ")"
 	case "pip-error":
 		return "fails to install (" + code(e.Message) + ")"
 	}

@@ -520,7 +520,7 @@ func TestIsSupportQuestion(t *testing.T) {
 func TestErrorPhraseNamesNoKind(t *testing.T) {
 	t.Parallel()
 	kinds := []string{"nccl-timeout", "nccl-error", "cuda-error", "hip-error", "signal", "panic", "rust-panic",
-		"command-not-found", "fatal-python-error", "usage-error", "api-error", "pip-error", "ptxas-error"}
+		"command-not-found", "fatal-python-error", "usage-error", "api-error", "pip-error", "ptxas-error", "docker-error"}
 	for _, k := range kinds {
 		got := errorPhrase(ErrorInfo{Type: k, Message: "some message"})
 		if strings.Contains(got, "`"+k+"`") || strings.Contains(k, "-") && strings.Contains(got, k) {

@@ -82,6 +82,15 @@ var (
 	// metadata. "error: subprocess-exited-with-error" heads every build
 	// failure and says nothing of its own.
 	pipErrRE = regexp.MustCompile(`(?i)^(?:ERROR:\s*|×\s*|error:\s*)?(Failed building wheel for [\w.-]+|Could not build wheels for [\w.-]+|Building wheel for [\w.-]+ \([\w.-]+\) did not run successfully|(?:Getting requirements to build (?:wheel|editable)|Preparing (?:editable )?metadata \([\w.-]+\)) did not run successfully|Failed to build [\w.-]+(?: [\w.-]+)*$|Could not find a version that satisfies the requirement [\w.-]+|No matching distribution found for [\w.-]+|ResolutionImpossible|Cannot install .{1,200}? because these package versions have conflicting dependencies)`)
+	// dockerDaemonRE is the Docker daemon refusing to create or start a
+	// container, as the docker CLI and Compose print it: no GPU runtime
+	// ("docker: Error response from daemon: could not select device
+	// driver \"\" with capabilities: [[gpu]].", the commonest failure of
+	// posts that run vLLM's image without the NVIDIA Container Toolkit, in
+	// the setup notes of many projects), an entrypoint that is no program
+	// ("… exec: \"vllm\": executable file not found in $PATH: unknown",
+	// LMCache/LMCache#906).
+	dockerDaemonRE = regexp.MustCompile(`^(?:docker: )?Error response from daemon: (.{3,400})`)
 	// usageErrRE matches the error argparse prints before exiting: "vllm
 	// serve: error: argument --tool-call-parser: invalid choice: 'glm45'
 	// (choose from ...)", "api_server.py: error: unrecognized arguments:
@@ -756,6 +765,9 @@ var lineErrors = []struct {
 	{usageErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "usage-error", Message: usageMessage(m)} }},
 	{fatalPyRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "fatal-python-error", Message: m[1]} }},
 	{pipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "pip-error", Message: pipMessage(m[1])} }},
+	{dockerDaemonRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "docker-error", Message: strings.TrimRight(strings.TrimSpace(m[1]), ".")}
+	}},
 	{signalRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "signal", Message: strings.TrimSpace(m[1] + m[2])}
 	}},
@@ -975,7 +987,8 @@ func nearestBodyMessage(text string, start, end int) (string, bool) {
 func errorKind(e ErrorInfo) string {
 	switch e.Type {
 	case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "panic", "rust-panic",
-		"command-not-found", "fatal-python-error", "signal", "usage-error", "pip-error", "ptxas-error":
+		"command-not-found", "fatal-python-error", "signal", "usage-error", "pip-error", "ptxas-error",
+		"docker-error":
 		return e.Type
 	}
 	msg := strings.ToLower(e.Message)
@@ -1013,7 +1026,7 @@ func prioritise(errs []ErrorInfo) []ErrorInfo {
 		}
 		switch e.Type {
 		case "cuda-error", "hip-error", "nccl-error", "nccl-timeout", "signal", "fatal-python-error",
-			"command-not-found", "usage-error", "ptxas-error":
+			"command-not-found", "usage-error", "ptxas-error", "docker-error":
 			return 1
 		case "pip-error":
 			// pip reports that a build or a resolution failed; an
