@@ -595,6 +595,12 @@ var perturbations = []struct {
 	{"shell-prompts", func(s string) string {
 		return prefixCommandLines(s, promptableRE, "$ ", "(venv) user@host:~/work$ ", "[root@localhost ~]# ", "(vllm) (base) root@gpu-0:~# ")
 	}},
+	// Each command line in a fence printed by a traced script as it ran
+	// it ("set -x"), at the nesting levels bash marks with more "+"
+	// (vllm#1282; deployments' entrypoint logs).
+	{"xtrace", func(s string) string {
+		return prefixCommandLines(s, promptableRE, "+ ", "++ ")
+	}},
 	// The same typed at zsh's default prompt on macOS, the directory
 	// after a space and "%" for "$" (vllm#31870).
 	{"zsh-prompts", func(s string) string {
