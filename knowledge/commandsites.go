@@ -147,28 +147,12 @@ func embeddedStarts(line string, s *Schema) []int {
 		if genericPrograms[p.Name] {
 			continue
 		}
-		for from := 0; from < len(line) && len(starts) < maxEmbeddedStarts; {
-			i := strings.Index(line[from:], p.Name+" ")
-			if i < 0 {
-				break
-			}
-			i += from
-			if !strings.Contains(line[i:], " -") {
-				break // no flag follows this or any later place
-			}
-			if (i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && runsAt(p, line[i+len(p.Name)+1:]) {
-				starts = append(starts, i)
-			}
-			from = i + 1
-		}
+		starts = startsOf(starts, line, p.Name, func(rest string) bool { return runsAt(p, rest) })
 		// Another program's command that starts this one is named by
 		// its own two words: "when running: trl vllm-serve --model m
 		// --tensor_parallel_size 8" (huggingface/trl#3304, #3157).
 		for _, tool := range slices.Sorted(maps.Keys(p.Tools)) {
-			if i := strings.Index(line, tool+" "); i >= 0 && len(starts) < maxEmbeddedStarts &&
-				(i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && strings.Contains(line[i:], " -") {
-				starts = append(starts, i)
-			}
+			starts = startsOf(starts, line, tool, func(string) bool { return true })
 		}
 	}
 	for _, re := range []*regexp.Regexp{pythonModuleStartRE, dockerRunStartRE} {
@@ -179,6 +163,28 @@ func embeddedStarts(line string, s *Schema) []int {
 	slices.Sort(starts)
 	starts = slices.Compact(starts)
 	return starts[:min(len(starts), maxEmbeddedStarts)]
+}
+
+// startsOf appends to starts the offsets in line where word may start a
+// command, up to maxEmbeddedStarts in all: after a boundary and not as a
+// flag's value, with a flag somewhere after it, and where runs accepts
+// the words after it.
+func startsOf(starts []int, line, word string, runs func(rest string) bool) []int {
+	for from := 0; from < len(line) && len(starts) < maxEmbeddedStarts; {
+		i := strings.Index(line[from:], word+" ")
+		if i < 0 {
+			break
+		}
+		i += from
+		if !strings.Contains(line[i:], " -") {
+			break // no flag follows this or any later place
+		}
+		if (i == 0 || isCommandBoundary(line[i-1]) && !afterFlag(line[:i])) && runs(line[i+len(word)+1:]) {
+			starts = append(starts, i)
+		}
+		from = i + 1
+	}
+	return starts
 }
 
 // runsAt reports whether the words after a program's name in a sentence
