@@ -349,6 +349,14 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A script run on a prose line of its own with its options is
+			// one command; the script's name alone adds no flagless copy
+			// of it (vllm-dev C3-027, corpus #6631, a benchmark post).
+			name:     "a script run with its options on a prose line",
+			body:     "Benchmark script performance:\n\nCUDA_VISIBLE_DEVICES=1 python3 benchmark_throughput.py --dataset sharegpt.json --model /work/llama-2-7b --gpu-memory-utilization 0.95\n\nThe numbers are low.",
+			commands: []string{"python3 benchmark_throughput.py --dataset=sharegpt.json --gpu-memory-utilization=0.95 --model=/work/llama-2-7b"},
+		},
+		{
 			// A tool's command that starts the engine, named inside a
 			// sentence as the engine's own command is
 			// (huggingface/trl#3304).

@@ -788,6 +788,7 @@ func (cs *commandSet) proseCommands() {
 	}
 	for _, l := range joinFlagLines(joinContinuations(doc.prose, cs.s)) {
 		l = withoutFullStop(l)
+		fromLine := len(cs.out)
 		if starts := embeddedStarts(l, s); len(starts) > 0 && (starts[0] > 0 || sentenceLike(l)) {
 			// A command inside a sentence or after a label: "Running
 			// vllm serve x --max-model-len 4096 gives ...". The first
@@ -817,11 +818,26 @@ func (cs *commandSet) proseCommands() {
 			}
 		}
 		// "I ran bash scripts/run_7b.sh, which fails": a script run
-		// named in the middle of a sentence.
+		// named in the middle of a sentence, unless the line's command
+		// read above already runs it (with its options).
 		for _, m := range scriptRunRE.FindAllString(l, 2) {
-			cs.add(m, false, 0)
+			if !runsScript(cs.out[fromLine:], strings.Fields(m)) {
+				cs.add(m, false, 0)
+			}
 		}
 	}
+}
+
+// runsScript reports whether one of cmds runs the script run names: the
+// same interpreter (by its base name) with the script as its first
+// argument.
+func runsScript(cmds []Command, run []string) bool {
+	if len(run) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(cmds, func(c Command) bool {
+		return path.Base(c.Program) == path.Base(run[0]) && len(c.Args) > 0 && c.Args[0] == run[len(run)-1]
+	})
 }
 
 // quotedTail returns the line from a command's start at i, ending at the
