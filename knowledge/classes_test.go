@@ -349,6 +349,13 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// The CPU backend's own variables set before the command
+			// (vllm-project/vllm#21706; vLLM's CPU installation guide).
+			name:     "the CPU backend's variables",
+			body:     "Running cmd:\nVLLM_CPU_OMP_THREADS_BIND=\"36-47\" VLLM_USE_V1=1 VLLM_CPU_KVCACHE_SPACE=32 vllm serve ~/Qwen3-Reranker-8B/ --port 8080 --trust-remote-code",
+			platform: "cpu",
+		},
+		{
 			// A script run on a prose line of its own with its options is
 			// one command; the script's name alone adds no flagless copy
 			// of it (vllm-dev C3-027, corpus #6631, a benchmark post).

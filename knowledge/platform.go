@@ -59,7 +59,11 @@ var platformSignals = []platformSignal{
 	// An environment report's GPU topology whose GPUs link by NVLink
 	// ("GPU0  X  NV12"), which only NVIDIA GPUs have.
 	{regexp.MustCompile(`(?m)^GPU0\s+X\s+NV\d+\b`), "cuda", 4, []string{"gpu0"}},
-	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b`), "cpu", 6, []string{"cpu", "gpu"}},
+	// The CPU backend's own settings name it too: its variables
+	// (`VLLM_CPU_KVCACHE_SPACE=32 VLLM_CPU_OMP_THREADS_BIND="36-47" vllm
+	// serve …`, vllm-project/vllm#21706; the CPU installation guide in
+	// English and its translations) and a CPU build's target device.
+	{regexp.MustCompile(`(?i)\b(?:cpu[- ]only|on (?:the |my |a )?cpu|no gpus?|without (?:a |any )?gpus?|CPU backend|--device[= ]cpu|cpu device|supports? cpu|for cpu|cpu (?:inference|mode|build|version|installation))\b|\bVLLM_CPU_(?:KVCACHE_SPACE|OMP_THREADS_BIND|NUM_OF_RESERVED_CPU)\b|\bVLLM_TARGET_DEVICE=["']?cpu\b`), "cpu", 6, []string{"cpu", "gpu"}},
 	{regexp.MustCompile(`(?i)\bcuda\b`), "cuda", 1, []string{"cuda"}},
 }
 
