@@ -349,6 +349,24 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// vLLM-Omni's stage head before its log lines
+			// (gpustack/gpustack#4363); a traceback through the
+			// project's own plugin packages (vllm_omni, vllm_ascend) is
+			// the project's failure, not another program's.
+			name:   "vLLM-Omni's stage head and the project's plugin frames",
+			title:  "vllm-ascend 0.14.1 crashes when deploying an embedding model",
+			body:   "```\n[Stage-0] ERROR 01-30 18:03:36 [diffusion_worker.py:344] Traceback (most recent call last):\n[Stage-0] ERROR 01-30 18:03:36 [diffusion_worker.py:344]   File \"/usr/local/python3.11.14/lib/python3.11/site-packages/vllm_omni/diffusion/layers/adalayernorm.py\", line 88, in forward_npu\n[Stage-0] ERROR 01-30 18:03:36 [diffusion_worker.py:344]     output = torch_npu.npu_layer_norm_eval(\n[Stage-0] ERROR 01-30 18:03:36 [diffusion_worker.py:344] RuntimeError: npu_layer_norm_eval failed\n```",
+			errors: []string{"RuntimeError: npu_layer_norm_eval failed"},
+			check: func(t *testing.T, f Facts) {
+				if len(f.Errors) == 0 || !slices.Contains(f.Errors[0].Packages, "vllm_omni") {
+					t.Errorf("errors = %+v, want the traceback's frames read", f.Errors)
+				}
+				if f.ForeignError {
+					t.Error("a traceback through vllm_omni read as another program's failure")
+				}
+			},
+		},
+		{
 			// The CPU backend's own variables set before the command
 			// (vllm-project/vllm#21706; vLLM's CPU installation guide).
 			name:     "the CPU backend's variables",

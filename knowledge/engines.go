@@ -109,13 +109,23 @@ func (s *Schema) foreignError(f *Facts, mainNamed bool) bool {
 	framed := false
 	for _, e := range f.Errors {
 		pkg, _, _ := strings.Cut(e.Type, ".")
-		if slices.Contains(e.Packages, main) || httpClients[pkg] || slices.ContainsFunc(e.Packages, func(p string) bool { return httpClients[p] }) {
+		if slices.ContainsFunc(e.Packages, func(p string) bool { return mainFamily(p, main) }) || httpClients[pkg] || slices.ContainsFunc(e.Packages, func(p string) bool { return httpClients[p] }) {
 			return false
 		}
 		framed = framed || len(e.Packages) > 0
 	}
 	return framed && f.Versions[main] == "" && !s.runsMain(f.Commands) &&
 		!slices.ContainsFunc(f.Commands, func(c Command) bool { return strings.Contains(strings.ToLower(c.Via), main) })
+}
+
+// mainFamily reports whether pkg, a traceback frame's package, is the
+// main package or one of the project's own packages named after it: its
+// platform plugins and companions, whose frames run the main package's
+// engine ("site-packages/vllm_ascend/worker/worker.py",
+// vllm-project/vllm-ascend#564; "site-packages/vllm_omni/diffusion/…",
+// gpustack/gpustack#4363; vllm_flash_attn, vllm_gaudi).
+func mainFamily(pkg, main string) bool {
+	return pkg == main || strings.HasPrefix(pkg, main+"_")
 }
 
 // namesMain reports whether a post names the main package anywhere in its

@@ -27,8 +27,11 @@ import (
 // NixOS/nixpkgs#406675; "E0829 03:48:34.301000 1991
 // torch/_inductor/…py:553] [0/1] NameError(…)" in a Triton write-up);
 // c10 puts it in brackets ("[W313 09:42:24.376887599
-// OperatorEntry.cpp:154] Warning: …", vllm-dev C1-027).
-var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s:.-]*(?:\([\w\s:.-]*(?:\([\w\s:.-]*\))?\))?[\w\s:.-]* )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?` +
+// OperatorEntry.cpp:154] Warning: …", vllm-dev C1-027). vLLM-Omni names
+// the stage of its pipeline a line comes from ("[Stage-0] ERROR 01-30
+// 18:03:36 [diffusion_worker.py:344] Traceback …", gpustack/gpustack#4363;
+// vllm-omni's own logs and log-parsing tests).
+var logPrefixRE = regexp.MustCompile(`^\s*(?:\((?:[\w\s:.-]*(?:\([\w\s:.-]*(?:\([\w\s:.-]*\))?\))?[\w\s:.-]* )?(?:pid|rank)=[^)]*\)\s*)*(?:\[rank\d+\]:?\s*)?(?:\[Stage-\d+\]\s*)?` +
 	`(?:\[?[EWIF]\d{3,4}\s+\d\d:\d\d:\d\d\.\d+(?:\s+\d+)?\s+[^\s\]]+:\d+\]\s*(?:\[\d+/\d+(?:_\d+)?\]\s*)?)?` +
 	`(?:(?:ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL)\s+(?:\d\d-\d\d\s+)?\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:\[[^\]]*\]\s*)?)?(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s*(?:-\s*)?(?:\w+\s*-\s*)?)?`)
 
