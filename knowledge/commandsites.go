@@ -1260,9 +1260,6 @@ func constantsBefore(script string) map[string]string {
 // the post's offset of the line a call starts on, which orders it among
 // the post's other commands.
 func apiCommands(text string, s *Schema, at func(line string) int) []Command {
-	if s == nil {
-		return nil
-	}
 	prog := s.servingProgram()
 	if prog == nil {
 		return nil
@@ -1282,20 +1279,18 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 			continue
 		}
 		var constants map[string]string
+		// The call's arguments, or the dict literal's items, up to the
+		// bracket that closes the one apiCallRE ended on.
 		literal := text[loc[1]-1] == '{'
-		var args string
+		open, close := byte('('), byte(')')
 		if literal {
-			end := closing(text[loc[1]:], '{', '}', maxListBytes)
-			if end < 0 {
-				continue
-			}
-			args = text[loc[1] : loc[1]+end]
-		} else {
-			var ok bool
-			if args, ok = balancedArgs(text[loc[1]:], maxListBytes); !ok {
-				continue
-			}
+			open, close = '{', '}'
 		}
+		end := closing(text[loc[1]:], open, close, maxListBytes)
+		if end < 0 {
+			continue
+		}
+		args := text[loc[1] : loc[1]+end]
 		// A keyword argument commented out is not set: `# model="x",`
 		// beside the one in use (vllm#26006), `# attention_backend=…`
 		// (vllm#40153), `# enforce_eager=True,` (vllm-dev C1-028).
@@ -1348,8 +1343,11 @@ func apiCommands(text string, s *Schema, at func(line string) int) []Command {
 
 // servingProgram returns the first program of the schema that serves a
 // model (it has a model flag): the one whose flags an engine's settings
-// given in code or in a config are, or nil.
+// given in code or in a config are, or nil (also for a nil schema).
 func (s *Schema) servingProgram() *Program {
+	if s == nil {
+		return nil
+	}
 	for i := range s.Programs {
 		if s.Programs[i].ModelFlag != "" {
 			return &s.Programs[i]
@@ -1378,9 +1376,6 @@ func (p *Program) settingsCommand(via string) Command {
 // the config's model_source is the model. at gives the post's offset of
 // a block.
 func yamlEngineCommands(blocks []string, s *Schema, at func(string) int) []Command {
-	if s == nil {
-		return nil
-	}
 	prog := s.servingProgram()
 	if prog == nil {
 		return nil

@@ -59,41 +59,54 @@ func containerCommands(block string) (lists [][]string, keyLines map[int]bool) {
 			}
 		}
 	}
+	// A Deployment's container sits seven levels deep; nothing deeper is
+	// one.
+	eachMapping(block, 12, func(n *yaml.Node) bool {
+		entry, cmd, args := mappingValue(n, "entrypoint"), mappingValue(n, "command"), mappingValue(n, "args")
+		switch {
+		case entry != nil:
+			words := nodeWords(entry.value)
+			if cmd != nil {
+				words = append(words, nodeWords(cmd.value)...)
+			}
+			// An entrypoint alone that only names its program ("vllm
+			// serve" over GPUStack's run_command:) says nothing of how
+			// it runs; with arguments, or with a command, it does.
+			switch {
+			case cmd != nil && len(words) > 0:
+				add(words, entry, cmd)
+			case cmd == nil && len(words) > 2:
+				add(words, entry)
+			}
+		case cmd != nil && args != nil:
+			first, second := nodeWords(cmd.value), nodeWords(args.value)
+			if len(first) > 0 && len(second) > 0 {
+				add(append(first, second...), cmd, args)
+			}
+		}
+		return true
+	})
+	return lists, keyLines
+}
+
+// eachMapping calls fn with each mapping node of the documents of a YAML
+// block (eachYAMLDocument), parents before children, down to maxDepth
+// levels below a document's root, until fn returns false.
+func eachMapping(block string, maxDepth int, fn func(m *yaml.Node) bool) {
+	more := true
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if depth > 12 {
-			return // a Deployment's container sits seven levels deep; nothing deeper is one
+		if !more || depth > maxDepth {
+			return
 		}
 		if n.Kind == yaml.MappingNode {
-			entry, cmd, args := mappingValue(n, "entrypoint"), mappingValue(n, "command"), mappingValue(n, "args")
-			switch {
-			case entry != nil:
-				words := nodeWords(entry.value)
-				if cmd != nil {
-					words = append(words, nodeWords(cmd.value)...)
-				}
-				// An entrypoint alone that only names its program ("vllm
-				// serve" over GPUStack's run_command:) says nothing of how
-				// it runs; with arguments, or with a command, it does.
-				switch {
-				case cmd != nil && len(words) > 0:
-					add(words, entry, cmd)
-				case cmd == nil && len(words) > 2:
-					add(words, entry)
-				}
-			case cmd != nil && args != nil:
-				first, second := nodeWords(cmd.value), nodeWords(args.value)
-				if len(first) > 0 && len(second) > 0 {
-					add(append(first, second...), cmd, args)
-				}
-			}
+			more = fn(n)
 		}
 		for _, c := range n.Content {
 			walk(c, depth+1)
 		}
 	}
 	eachYAMLDocument(block, func(doc *yaml.Node) { walk(doc, 0) })
-	return lists, keyLines
 }
 
 // eachYAMLDocument calls fn with each document of a YAML block, at most
@@ -189,35 +202,31 @@ func yamlEngineSettings(block string) []map[string]string {
 		return nil
 	}
 	var out []map[string]string
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if depth > 16 || len(out) == maxEngineConfigs {
-			return
+	// Ray Serve puts an engine's config under applications, args and
+	// llm_configs (or prefill_config), each in a list: about six levels;
+	// sixteen leaves room for a config inside a manifest.
+	eachMapping(block, 16, func(n *yaml.Node) bool {
+		kw := mappingValue(n, "engine_kwargs")
+		if kw == nil || kw.value.Kind != yaml.MappingNode {
+			return true
 		}
-		if n.Kind == yaml.MappingNode {
-			if kw := mappingValue(n, "engine_kwargs"); kw != nil && kw.value.Kind == yaml.MappingNode {
-				set := map[string]string{}
-				for i := 0; i+1 < len(kw.value.Content); i += 2 {
-					k, v := kw.value.Content[i], kw.value.Content[i+1]
-					if k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && k.Value != "" {
-						set[k.Value] = v.Value
-					}
-				}
-				if load := mappingValue(n, "model_loading_config"); load != nil && load.value.Kind == yaml.MappingNode {
-					if src := mappingValue(load.value, "model_source"); src != nil && src.value.Kind == yaml.ScalarNode {
-						set["model_source"] = src.value.Value
-					}
-				}
-				if len(set) > 0 {
-					out = append(out, set)
-				}
+		set := map[string]string{}
+		for i := 0; i+1 < len(kw.value.Content); i += 2 {
+			k, v := kw.value.Content[i], kw.value.Content[i+1]
+			if k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode && k.Value != "" {
+				set[k.Value] = v.Value
 			}
 		}
-		for _, c := range n.Content {
-			walk(c, depth+1)
+		if load := mappingValue(n, "model_loading_config"); load != nil && load.value.Kind == yaml.MappingNode {
+			if src := mappingValue(load.value, "model_source"); src != nil && src.value.Kind == yaml.ScalarNode {
+				set["model_source"] = src.value.Value
+			}
 		}
-	}
-	eachYAMLDocument(block, func(doc *yaml.Node) { walk(doc, 0) })
+		if len(set) > 0 {
+			out = append(out, set)
+		}
+		return len(out) < maxEngineConfigs
+	})
 	return out
 }
 

@@ -489,6 +489,12 @@ var cardMeasureWords = []string{"张", "块", "卡"}
 // or 卡 (两张, 四块, 双卡, 单卡).
 var chineseCounts = map[string]int{"单": 1, "一": 1, "两": 2, "二": 2, "双": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 
+// maxChineseCardCount bounds the digits read as a count before 卡, 张 or
+// 块: eight hosts of eight cards is the most a post counts that way
+// (posts write "8卡H100", "16卡", "32卡"); a longer run glued there is a
+// model number or a price ("5090卡" names the card), not a count.
+const maxChineseCardCount = 64
+
 // chineseCount returns the number of cards the end of the Chinese text
 // before a bare model number counts ("…4卡", "机器是两张", "双卡"), or 0:
 // the digits or the numeral just before the measure word. Chinese writes
@@ -504,7 +510,7 @@ func chineseCount(word string) int {
 			digits--
 		}
 		if digits < len(n) {
-			if c, err := strconv.Atoi(n[digits:]); err == nil && c > 0 && c <= 64 {
+			if c, err := strconv.Atoi(n[digits:]); err == nil && c > 0 && c <= maxChineseCardCount {
 				return c
 			}
 			return 0
