@@ -1097,6 +1097,22 @@ func TestReadingClasses(t *testing.T) {
 			platform: "cuda",
 		},
 		{
+			// git's default log format pasted to say which build a post
+			// runs (vllm-project/vllm#12438): the titles of other
+			// people's commits name their platforms, not the poster's,
+			// as `git log --oneline` lines do (vllm-dev C1-014). The
+			// second commit keeps its Author and Date lines; a ROCm
+			// post's own words still count after the log.
+			name:     "git history in its default format",
+			body:     "My last commit is as follows:\n```\ncommit 324960a95c00112ce6b9b858d9311da1597cfb8b (HEAD -> main, upstream/main)\n    [TPU][CI] Update torchxla version in requirement-tpu.txt (#12422)\n\ncommit 0f4a3c2b1d (tag: v0.7.0)\nAuthor: Someone <a@b.c>\nDate:   Sun Jan 26 10:00:00 2025 +0800\n\n    [Neuron] Fix the NxD inference path\n```\nIt fails right after I rebased.",
+			platform: "none",
+		},
+		{
+			name:     "git history then the poster's platform",
+			body:     "```\ncommit 324960a95c00112ce6b9b858d9311da1597cfb8b\n    [TPU][CI] Update torchxla version in requirement-tpu.txt (#12422)\n```\nI run it on an MI300X with ROCm 6.3.",
+			platform: "rocm",
+		},
+		{
 			name:     "model under a hardware maker's organisation",
 			body:     "model = LLM(model='nvidia/Llama-3.1-Nemotron-70B-Reward-HF', task='embed')\nAnd amd/Llama-3.1-8B-Instruct-FP8-KV too.",
 			platform: "none",

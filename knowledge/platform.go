@@ -130,8 +130,8 @@ func extractPlatform(doc *document, versions map[string]string, cmds []Command, 
 		score["rocm"] += 6
 	}
 	// "SIGSEGV received ... on cpu 140" names a core, not a platform.
-	// Pasted `git log --oneline` lines name other people's platforms.
-	text := gitLogLineRE.ReplaceAllString(doc.scanText(), "")
+	// Pasted git history names other people's platforms.
+	text := withoutGitHistory(doc.scanText())
 	// What an extension was built for is not what the poster runs.
 	text = withoutBuiltFor(text)
 	if noCUDA {
@@ -248,7 +248,27 @@ var (
 	// (withoutAMDCPUs).
 	amdCPURE     = regexp.MustCompile(`(?i)\bAMD(?:\(R\))?\s+(?:EPYC|Ryzen|Threadripper|Athlon|Opteron)(?:\(TM\))?(?:\s+AI\b)?`)
 	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
+	// gitCommitRE is one commit as `git log` and `git show` print it
+	// by default: the "commit <hash>" line, its header lines (Author,
+	// Date, Merge; any of them may have been cut), then the message
+	// indented by four spaces, blank lines between.
+	gitCommitRE = regexp.MustCompile(`(?m)^[ \t]*commit [0-9a-f]{7,40}\b.*$(?:\n[ \t]*(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*$)*(?:\n[ \t]*$|\n(?:    |\t).*$)*`)
 )
+
+// withoutGitHistory drops the git history a post pastes to say which
+// build it runs: `git log --oneline` lines ("18551e82 [V1] TPU - Fix
+// CI/CD runner (#14974)", vllm-dev C1-014) and commits in git's default
+// format ("commit 324960a9… (HEAD -> main)" over the indented "[TPU][CI]
+// Update torchxla version in requirement-tpu.txt (#12422)",
+// vllm-project/vllm#12438, a CUDA post). The titles of other people's
+// changes name the platforms, models and errors those changes were
+// about, not the poster's.
+func withoutGitHistory(text string) string {
+	if strings.Contains(text, "commit ") {
+		text = gitCommitRE.ReplaceAllString(text, "")
+	}
+	return gitLogLineRE.ReplaceAllString(text, "")
+}
 
 // hardwareHits counts, per platform, the distinct hardware words of the
 // schema's vocabulary that the text names as whole words; a word ending
