@@ -1108,6 +1108,12 @@ func TestReadingClasses(t *testing.T) {
 			platform: "none",
 		},
 		{
+			// A sentence that starts with a short hash is the poster's.
+			name:     "a commit named in a sentence",
+			body:     "commit 46f98893 broke startup on ROCm; before it worked.",
+			platform: "rocm",
+		},
+		{
 			name:     "git history then the poster's platform",
 			body:     "```\ncommit 324960a95c00112ce6b9b858d9311da1597cfb8b\n    [TPU][CI] Update torchxla version in requirement-tpu.txt (#12422)\n```\nI run it on an MI300X with ROCm 6.3.",
 			platform: "rocm",

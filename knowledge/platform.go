@@ -249,10 +249,13 @@ var (
 	amdCPURE     = regexp.MustCompile(`(?i)\bAMD(?:\(R\))?\s+(?:EPYC|Ryzen|Threadripper|Athlon|Opteron)(?:\(TM\))?(?:\s+AI\b)?`)
 	gitLogLineRE = regexp.MustCompile(`(?m)^[0-9a-f]{7,40} .*$`)
 	// gitCommitRE is one commit as `git log` and `git show` print it
-	// by default: the "commit <hash>" line, its header lines (Author,
-	// Date, Merge; any of them may have been cut), then the message
-	// indented by four spaces, blank lines between.
-	gitCommitRE = regexp.MustCompile(`(?m)^[ \t]*commit [0-9a-f]{7,40}\b.*$(?:\n[ \t]*(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*$)*(?:\n[ \t]*$|\n(?:    |\t).*$)*`)
+	// by default: the "commit <hash>" line (the full hash, or an
+	// abbreviated one with nothing after it but git's decorations, so
+	// that a sentence starting "commit 46f98893 broke …" stays the
+	// poster's), its header lines (Author, Date, Merge; any of them may
+	// have been cut), then the message indented by four spaces, blank
+	// lines between.
+	gitCommitRE = regexp.MustCompile(`(?m)^[ \t]*commit (?:[0-9a-f]{40}\b.*|[0-9a-f]{7,39}(?:[ \t]+\([^)\n]*\))?[ \t]*)$(?:\n[ \t]*(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*$)*(?:\n[ \t]*$|\n(?:    |\t).*$)*`)
 )
 
 // withoutGitHistory drops the git history a post pastes to say which
