@@ -251,3 +251,40 @@ func TestFlagAtItsDefaultIsNoEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedHeadOfAnError: a post that quotes an error by the head of its
+// message (a title cut to fit: getainode/ainode#34, corpus #39774) has the
+// error of an entry that gives the whole message, when the class is the
+// same and the head is long enough to say which error it heads.
+func TestQuotedHeadOfAnError(t *testing.T) {
+	p, err := BuiltinPack("vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Schema()
+	entry := Entry{ID: "e", Kind: KindIssue, Title: "Engine dies at start",
+		Symptoms: []string{"RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"}}
+	for _, c := range []struct {
+		title string
+		want  bool
+	}{
+		{"RuntimeError: Engine core initialization failed.", true},
+		{"RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}", true},
+		// Too short to say which error it heads.
+		{"RuntimeError: initialization failed", false},
+		// Another class.
+		{"ValueError: Engine core initialization failed.", false},
+		// Words the entry's message does not have.
+		{"RuntimeError: Engine core initialization failed: CUDA driver too old", false},
+	} {
+		post := Post{Title: c.title, Body: "It fails at start."}
+		f, err := Extract(post, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := Rank(post, &f, []Candidate{{Entry: entry, TextScore: 1}}, DefaultModel())
+		if got := ms[0].Evidence[fSignature] > 0; got != c.want {
+			t.Errorf("%q: signature evidence %v (%v), want %v", c.title, got, ms[0].Evidence, c.want)
+		}
+	}
+}

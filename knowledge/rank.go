@@ -368,6 +368,9 @@ func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 				classHit = ps.class
 			}
 			sim := containment(info.tokens, ps.tokens)
+			if sameClass {
+				sim = max(sim, quotedHead(ps.tokens, info.tokens))
+			}
 			switch {
 			case sameClass:
 			case sim >= 0.8:
@@ -389,6 +392,39 @@ func (s *scorer) errorEvidence(ev evidence, e *Entry) {
 		ev.add(fClass, 1, "same exception "+classHit)
 	}
 }
+
+// quotedHead measures a post's message that is the head of an entry's
+// longer one: posts quote an error by its first sentence, a title cut to
+// fit ("RuntimeError: Engine core initialization failed.",
+// getainode/ainode#34, for the entry's "… See root cause above. Failed
+// core proc(s): {}"; corpus #39774's title "RuntimeError: NCCL error:
+// unhandled system error" for "… (run with NCCL_DEBUG=INFO for
+// details)"). Then the entry's message holds the post's words while the
+// post holds few of the entry's, which containment, read from the
+// entry's side, cannot see. It is the share of the post's words in the
+// entry's message, counted when the message has at least
+// minQuotedHeadWords words and nearly all of them are there
+// (minQuotedHeadShare); the caller asks it only for the same exception
+// class.
+func quotedHead(post, sym map[string]bool) float64 {
+	if len(post) < minQuotedHeadWords {
+		return 0
+	}
+	if c := containment(post, sym); c >= minQuotedHeadShare {
+		return c
+	}
+	return 0
+}
+
+const (
+	// minQuotedHeadWords: a message of three words or fewer ("CUDA out
+	// of memory") is contained in too many entries' messages to say
+	// which error it heads.
+	minQuotedHeadWords = 4
+	// minQuotedHeadShare allows one word in ten to differ (a value the
+	// mask left, a typo) between the quoted head and the entry's text.
+	minQuotedHeadShare = 0.9
+)
 
 // namesFlags reports whether the post sets or names every flag of flags
 // (normalised): in a command, as a setting it states elsewhere
