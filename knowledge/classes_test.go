@@ -1108,6 +1108,39 @@ func TestReadingClasses(t *testing.T) {
 			platform: "none",
 		},
 		{
+			// An error's message states what the program requires, not
+			// what the poster runs, however it is quoted: the server's
+			// JSON error body (microsoft/agent-lightning#57), its Python
+			// form (QwenLM/Qwen3-Omni#105), after an HTTP status
+			// (ByteDance-Seed/Seed-X-7B#7), in a title after the class
+			// (vllm-project/vllm#39279). The poster's own versions on the
+			// same lines are still read.
+			name: "a version inside a quoted error message",
+			check: func(t *testing.T, _ Facts) {
+				for _, p := range []Post{
+					{Title: "Transformers issue when invoking the model via curl", Body: "Got output in terminal\n{\"object\":\"error\",\"message\":\"As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one. None\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}"},
+					{Title: "tool call fails", Body: "Respond\n```\n{'error': {'message': 'As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one. None', 'type': 'BadRequestError', 'param': None, 'code': 400}}\n```"},
+					{Title: "vllm error requires chat template", Body: "chat api error:\n```\n400 As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one. None\n```"},
+					{Title: "[Bug]: vllm.entrypoints.chat_utils.ChatTemplateResolutionError: As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not defi", Body: "using vllm 0.19.0"},
+				} {
+					f, err := Extract(p, s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if v, ok := f.Versions["transformers"]; ok {
+						t.Errorf("%q: transformers %q read from the error's message", p.Title, v)
+					}
+				}
+				f, err := Extract(Post{Title: "t", Body: "I run transformers 4.57.1 and get: {\"object\":\"error\",\"message\":\"As of transformers v4.44, default chat template is no longer allowed\"}"}, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := f.Versions["transformers"]; got != "4.57.1" {
+					t.Errorf("the poster's version beside the error: transformers %q, want 4.57.1", got)
+				}
+			},
+		},
+		{
 			// A sentence that starts with a short hash is the poster's.
 			name:     "a commit named in a sentence",
 			body:     "commit 46f98893 broke startup on ROCm; before it worked.",

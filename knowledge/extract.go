@@ -19,7 +19,7 @@ func Extract(p Post, s *Schema) (Facts, error) {
 	}
 	f.Commands, f.MentionedFlags = extractCommands(doc, s)
 	f.Errors = extractErrors(doc, s)
-	f.Versions = extractVersions(doc, f.Commands, s)
+	f.Versions = extractVersions(doc, f.Commands, f.Errors, s)
 	f.Platform = extractPlatform(doc, f.Versions, f.Commands, s)
 	f.GPUs = extractGPUs(doc, f.Errors, s)
 	if f.Platform == "" {

@@ -266,8 +266,18 @@ func sameRelease(a, b string) bool {
 
 // extractVersions reads versions from tool listings, labelled statements,
 // image tags and sentences; see the tiers above.
-func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string {
+func extractVersions(doc *document, cmds []Command, errs []ErrorInfo, s *Schema) map[string]string {
 	vs := &versionSet{v: map[string]string{}, tier: map[string]int{}, pk: s.pkgs()}
+	// An error's message states what the program requires, not what the
+	// poster runs ("As of transformers v4.44, default chat template is no
+	// longer allowed"), wherever the post quotes it: in a title after the
+	// exception's class (vllm-project/vllm#39279), in the server's JSON
+	// error body (`{"object":"error","message":"As of transformers v4.44,
+	// …"}`, microsoft/agent-lightning#57; `{'error': {'message': …}}`,
+	// QwenLM/Qwen3-Omni#105) or after an HTTP status ("400 As of
+	// transformers v4.44, …", ByteDance-Seed/Seed-X-7B#7). The words
+	// around it are still read.
+	quoted := errorMessages(errs)
 	lines := doc.lines()
 	for i, l := range lines {
 		if isErrorLine(l) {
@@ -286,14 +296,37 @@ func extractVersions(doc *document, cmds []Command, s *Schema) map[string]string
 				continue
 			}
 		}
+		if quoted != nil {
+			l = quoted.Replace(l)
+		}
 		l = vs.builtFor(tableRow(l))
 		vs.listed(l, next, s)
 		vs.labelled(l)
 		vs.prose(l)
 	}
-	vs.title(doc.title, s)
+	title := doc.title
+	if quoted != nil {
+		title = quoted.Replace(title)
+	}
+	vs.title(title, s)
 	vs.images(cmds, s)
 	return vs.v
+}
+
+// errorMessages returns a replacer that blanks the messages of a post's
+// errors out of a line, or nil when none is long enough to be the
+// program's words rather than the poster's (minQuotedError).
+func errorMessages(errs []ErrorInfo) *strings.Replacer {
+	var pairs []string
+	for _, e := range errs {
+		if len(e.Message) >= minQuotedError {
+			pairs = append(pairs, e.Message, " ")
+		}
+	}
+	if pairs == nil {
+		return nil
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // tableRow gives a Markdown table's row of two cells as "label: value",
