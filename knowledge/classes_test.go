@@ -1122,6 +1122,8 @@ func TestReadingClasses(t *testing.T) {
 					{Title: "tool call fails", Body: "Respond\n```\n{'error': {'message': 'As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one. None', 'type': 'BadRequestError', 'param': None, 'code': 400}}\n```"},
 					{Title: "vllm error requires chat template", Body: "chat api error:\n```\n400 As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one. None\n```"},
 					{Title: "[Bug]: vllm.entrypoints.chat_utils.ChatTemplateResolutionError: As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not defi", Body: "using vllm 0.19.0"},
+					// The title cut inside the message the body quotes whole.
+					{Title: "[Bug]: vllm.entrypoints.chat_utils.ChatTemplateResolutionError: As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not defi", Body: "using vllm 0.19.0\n\nrequest error:\nvllm.entrypoints.chat_utils.ChatTemplateResolutionError: As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one."},
 				} {
 					f, err := Extract(p, s)
 					if err != nil {

@@ -1005,8 +1005,12 @@ func errorKind(e ErrorInfo) string {
 	case strings.Contains(msg, "hip error"):
 		return "hip-error"
 	}
-	return "exception"
+	return kindException
 }
+
+// kindException is the kind of an error Herald has no category for: a
+// program's exception, whose message is the program's account of it.
+const kindException = "exception"
 
 // prioritise orders errors by how much they say: specific exceptions from
 // tracebacks first, generic wrappers last, then the order of appearance.

@@ -313,20 +313,56 @@ func extractVersions(doc *document, cmds []Command, errs []ErrorInfo, s *Schema)
 	return vs.v
 }
 
-// errorMessages returns a replacer that blanks the messages of a post's
-// errors out of a line, or nil when none is long enough to be the
-// program's words rather than the poster's (minQuotedError).
-func errorMessages(errs []ErrorInfo) *strings.Replacer {
-	var pairs []string
+// quotedMessages are the messages of a post's errors, blanked out of a
+// line before its versions are read (extractVersions).
+type quotedMessages []string
+
+// errorMessages returns the first sentences of the messages of the
+// first maxQuotedMessages exceptions of a post (most important first)
+// long enough to be the program's words rather than the poster's
+// (minQuotedError), or nil. Only the first sentence: an exception read
+// inside a sentence runs to the end of the poster's line ("… gives
+// ValueError: The model's max seq len (131072) is larger than … (52000).
+// Try increasing … vllm 0.8.5"), whose last words are the poster's. Only
+// exceptions: the requirement pip could not meet ("Could not find a
+// version that satisfies the requirement torch==2.6.0") is the version
+// the poster asked for, and is read as stated.
+func errorMessages(errs []ErrorInfo) quotedMessages {
+	var q quotedMessages
 	for _, e := range errs {
-		if len(e.Message) >= minQuotedError {
-			pairs = append(pairs, e.Message, " ")
+		if len(q) == maxQuotedMessages {
+			break
+		}
+		msg := e.Message
+		if i := strings.Index(msg, ". "); i >= 0 {
+			msg = msg[:i+1]
+		}
+		if e.Kind == kindException && len(msg) >= minQuotedError {
+			q = append(q, msg)
 		}
 	}
-	if pairs == nil {
-		return nil
+	return q
+}
+
+// maxQuotedMessages bounds the work per line to a few substring searches:
+// the errors past the first few of a post are its cascade's repeats
+// (ranking weighs four, postSignatures).
+const maxQuotedMessages = 8
+
+// Replace returns l with every quoted message in it blanked, and a
+// message's head that ends the line (a title cut to fit: "… so you must
+// provide a chat template if the tokenizer does not defi").
+func (q quotedMessages) Replace(l string) string {
+	for _, m := range q {
+		if strings.Contains(l, m) {
+			l = strings.ReplaceAll(l, m, " ")
+			continue
+		}
+		if i := strings.Index(l, m[:minQuotedError]); i >= 0 && strings.HasPrefix(m, l[i:]) {
+			l = l[:i]
+		}
 	}
-	return strings.NewReplacer(pairs...)
+	return l
 }
 
 // tableRow gives a Markdown table's row of two cells as "label: value",
