@@ -296,19 +296,12 @@ func extractVersions(doc *document, cmds []Command, errs []ErrorInfo, s *Schema)
 				continue
 			}
 		}
-		if quoted != nil {
-			l = quoted.Replace(l)
-		}
-		l = vs.builtFor(tableRow(l))
+		l = vs.builtFor(tableRow(quoted.blank(l)))
 		vs.listed(l, next, s)
 		vs.labelled(l)
 		vs.prose(l)
 	}
-	title := doc.title
-	if quoted != nil {
-		title = quoted.Replace(title)
-	}
-	vs.title(title, s)
+	vs.title(quoted.blank(doc.title), s)
 	vs.images(cmds, s)
 	return vs.v
 }
@@ -317,10 +310,10 @@ func extractVersions(doc *document, cmds []Command, errs []ErrorInfo, s *Schema)
 // line before its versions are read (extractVersions).
 type quotedMessages []string
 
-// errorMessages returns the first sentences of the messages of the
-// first maxQuotedMessages exceptions of a post (most important first)
-// long enough to be the program's words rather than the poster's
-// (minQuotedError), or nil. Only the first sentence: an exception read
+// errorMessages returns the first sentences (firstSentence) of the
+// messages of the first maxQuotedMessages exceptions of a post (most
+// important first) long enough to be the program's words rather than
+// the poster's (minQuotedError), or nil. Only the first sentence: an exception read
 // inside a sentence runs to the end of the poster's line ("… gives
 // ValueError: The model's max seq len (131072) is larger than … (52000).
 // Try increasing … vllm 0.8.5"), whose last words are the poster's. Only
@@ -333,11 +326,7 @@ func errorMessages(errs []ErrorInfo) quotedMessages {
 		if len(q) == maxQuotedMessages {
 			break
 		}
-		msg := e.Message
-		if i := strings.Index(msg, ". "); i >= 0 {
-			msg = msg[:i+1]
-		}
-		if e.Kind == kindException && len(msg) >= minQuotedError {
+		if msg := firstSentence(e.Message); e.Kind == kindException && len(msg) >= minQuotedError {
 			q = append(q, msg)
 		}
 	}
@@ -349,10 +338,12 @@ func errorMessages(errs []ErrorInfo) quotedMessages {
 // (ranking weighs four, postSignatures).
 const maxQuotedMessages = 8
 
-// Replace returns l with every quoted message in it blanked, and a
+// blank returns l with every quoted message in it blanked, and a
 // message's head that ends the line (a title cut to fit: "… so you must
-// provide a chat template if the tokenizer does not defi").
-func (q quotedMessages) Replace(l string) string {
+// provide a chat template if the tokenizer does not defi"); each message
+// holds at least minQuotedError bytes (errorMessages), the head looked
+// for.
+func (q quotedMessages) blank(l string) string {
 	for _, m := range q {
 		if strings.Contains(l, m) {
 			l = strings.ReplaceAll(l, m, " ")
