@@ -46,12 +46,13 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	case b.opts.Mode == ModeQueue:
 		a.State = store.StatePending
 		a.Reason = "queue mode"
-	case forced && offScope(ans.Facts) != "":
-		// Asked directly about software the knowledge base is not about:
-		// its entries are the main package's version of the problem, so
+	case forced && heldBack(ans) != "":
+		// Asked directly about software the knowledge base is not about,
+		// whose entries are the main package's version of the problem, or
+		// about a refused command line the top entry does not speak of:
 		// staff decide whether any of it helps.
 		a.State = store.StatePending
-		a.Reason = "asked directly; " + offScope(ans.Facts)
+		a.Reason = "asked directly; " + heldBack(ans)
 	case forced && ans.Confidence < b.opts.QueueFloor && ans.Decision != knowledge.DecisionIgnore && len(ans.Matches) > 0 && draftCites(draft):
 		// Asked directly, but on evidence too weak to stand behind:
 		// staff decide.
@@ -70,14 +71,19 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	return a
 }
 
-// offScope says why a post is not about the knowledge base's main package
-// (knowledge.DecideQuestion never replies to such a post), or "".
-func offScope(f knowledge.Facts) string {
+// heldBack says why knowledge.DecideQuestion would not reply to the post
+// however sure its top match, or "": the post is not about the knowledge
+// base's main package, or its command line was refused and the top match
+// does not speak of the refusal.
+func heldBack(ans knowledge.Answer) string {
+	f := ans.Facts
 	switch {
 	case f.OtherEngine != "":
 		return "the post is about " + f.OtherEngine
 	case f.ForeignError:
 		return "the post's failure is another program's"
+	case len(ans.Matches) > 0 && knowledge.RefusalUnaddressed(&f, ans.Matches[0]):
+		return "the post's command line was refused and the top match does not speak of it"
 	}
 	return ""
 }

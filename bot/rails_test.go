@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/heraldbot/herald/discourse"
-
+	"github.com/heraldbot/herald/knowledge"
 	"github.com/heraldbot/herald/store"
 )
 
@@ -194,6 +194,30 @@ func TestForcedAnswerOffScopeIsQueued(t *testing.T) {
 	}
 }
 
+// TestForcedAnswerToARefusedCommandLineIsQueued: asked directly about a
+// command line the server refused, with a top match that does not speak
+// of the refusal (vllm-project/vllm#2235's form: docker's -p after the
+// image, read by vLLM as -pp), the bot queues its draft for staff
+// instead of posting the Docker page's shared-memory advice.
+func TestForcedAnswerToARefusedCommandLineIsQueued(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Options{Mode: ModeAuto})
+	topic, actions, replies := mentionIn(t, h, "@herald any idea? Running the docker image on a cloud template I get:\n"+
+		"`api_server.py: error: argument --pipeline-parallel-size/-pp: invalid int value: '8000:8000`\n\n"+
+		"I followed the [docs](https://docs.vllm.ai/en/latest/serving/deploying_with_docker.html).")
+	if len(actions) == 0 {
+		t.Fatal("no action for the mention")
+	}
+	for i, a := range actions {
+		if a.State != store.StatePending || !strings.Contains(a.Reason, "command line was refused") {
+			t.Errorf("forced answer to a refused command line (top %s) is %s (%s), want a pending draft", firstID(replies[i].Matches), a.State, a.Reason)
+		}
+	}
+	if got := h.botPosts(topic); len(got) != 0 {
+		t.Errorf("posted advice that does not speak of the refusal: %q", got[0].Raw)
+	}
+}
+
 // TestRunnerRefusesANonInertDraft: a draft the bot wrote that is not inert
 // (an image, as a broken composer might write) fails instead of posting.
 func TestRunnerRefusesANonInertDraft(t *testing.T) {
@@ -252,4 +276,12 @@ func TestReadinessSaysWhy(t *testing.T) {
 	if ok, reason := b.Ready(); ok || !strings.Contains(reason, "unreachable") {
 		t.Errorf("unreachable forum: %v %q", ok, reason)
 	}
+}
+
+// firstID is the ID of a reply's top match, or "none".
+func firstID(ms []knowledge.Match) string {
+	if len(ms) == 0 {
+		return "none"
+	}
+	return ms[0].ID
 }
