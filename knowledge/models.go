@@ -673,31 +673,6 @@ func extractIntent(doc *document) string {
 	return ""
 }
 
-// systemdEnvRE is a systemd unit's Environment= line, quoted or not:
-// Environment="VLLM_ATTENTION_BACKEND=FLASHINFER".
-var systemdEnvRE = regexp.MustCompile(`^\s*Environment=["']?([A-Z][A-Z0-9_]+)=([^"'\s]*)["']?\s*$`)
-
-func extractEnv(doc *document, cmds []Command) map[string]string {
-	env := map[string]string{}
-	for _, c := range cmds {
-		for k, v := range c.Env {
-			env[k] = v
-		}
-	}
-	for _, l := range doc.lines() {
-		if m := exportEnvRE.FindStringSubmatch(l); m != nil {
-			// export VLLM_USE_V1="0" sets 0, as the shell reads it.
-			env[m[1]] = unquoted(m[2])
-		} else if m := systemdEnvRE.FindStringSubmatch(l); m != nil {
-			env[m[1]] = m[2]
-		}
-	}
-	if len(env) == 0 {
-		return nil
-	}
-	return env
-}
-
 // firstMatch returns the first group of re in the first of lines it
 // matches, or "".
 func firstMatch(re *regexp.Regexp, lines []string) string {
