@@ -2753,6 +2753,17 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A named card counted in Chinese, glued to the count as
+			// Chinese writes it: the count before 卡 ("8卡H100",
+			// vllm-project/vllm#40778; "8卡A100" in many Chinese notes
+			// and guides) or a measure word ("两张A100"), and vllm-dev
+			// C3-009's "两台机器各有一张RTX4060" (one card a machine).
+			// An uncounted name stays uncounted.
+			name: "named cards counted in Chinese",
+			body: "我也是8卡H100，跟你命令一样。另一台机器是两张A800。两台机器各有一张RTX4060。The L40S is fine.",
+			gpus: []GPU{{Name: "H100", Count: 8}, {Name: "A800", Count: 2}, {Name: "RTX 4060", Count: 1}, {Name: "L40S"}},
+		},
+		{
 			// One card named short in the prose and in full in the
 			// environment report is one card (vllm-project/vllm#7951 and
 			// #16474, MI300X; #6250, A100; #19906, RTX 5080; vllm-dev

@@ -718,8 +718,15 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			g.Count, _ = strconv.Atoi(m[4])
 		default:
 			// Counted in words, as bare GeForces are ("four A10Gs",
-			// "two H100s").
-			g.Count = countWords[strings.ToLower(wordBefore(text, ix[0]))]
+			// "two H100s"), or in Chinese before the word for card or a
+			// measure word ("8卡H100", vllm-project/vllm#40778; "8卡A100"
+			// and "两张A100" in many Chinese notes and guides), which
+			// Chinese glues to the name.
+			word := wordBefore(text, ix[0])
+			g.Count = countWords[strings.ToLower(word)]
+			if g.Count == 0 {
+				g.Count = chineseCount(word)
+			}
 		}
 		key := strings.ToLower(name)
 		if seen[key] {
