@@ -2753,6 +2753,16 @@ func TestReadingClasses(t *testing.T) {
 			},
 		},
 		{
+			// A count glued after a product's name, as titles write a
+			// host's cards: "DeepSeek R1 H20x16 pp2" (vllm-project/vllm
+			// #15332), "on H100x8*2 devices" (#13121, eight cards on each
+			// of two hosts). A name glued to what is no product ("GX10x2")
+			// stays unread.
+			name: "a count glued to a card's name",
+			body: "DeepSeek R1 H20x16 pp2 fails. The other cluster is H100x8*2 devices and an L40Sx2 box; my GX10x2 is fine.",
+			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
+		},
+		{
 			// A named card counted in Chinese, glued to the count as
 			// Chinese writes it: the count before 卡 ("8卡H100",
 			// vllm-project/vllm#40778; "8卡A100" in many Chinese notes

@@ -345,7 +345,9 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	products := ""
 	if len(names) > 0 {
-		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b)`
+		// A count may be glued to a product's name ("H20x16", "H100x8*2"):
+		// gluedCount takes it off the name.
+		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b|[x×*]\d{1,2}\b)`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
 		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?G(?:i?B)?\b\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
@@ -684,6 +686,7 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			m[1] = ""
 		}
 		name := canonicalGeForce(strings.Join(strings.Fields(m[2]), " "))
+		name, glued := s.gluedCount(name)
 		if n := len(name); n > 1 && name[n-1] == 's' {
 			// "8 H100s" counts H100s, but "4 L40s GPUs", "(4xl40s)" and
 			// "NVIDIA L40s (48GB VRAM) x 2" name NVIDIA's L40S, as their
@@ -714,6 +717,8 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		switch {
 		case m[1] != "":
 			g.Count, _ = strconv.Atoi(strings.TrimRight(strings.TrimSpace(m[1]), "x×* "))
+		case glued > 0:
+			g.Count = glued
 		case m[4] != "":
 			g.Count, _ = strconv.Atoi(m[4])
 		default:
@@ -762,6 +767,31 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 
 // gpuProduct returns the vocabulary's spelling of a GPU product named
 // word in any case ("l40s" → "L40S"), or "".
+// gluedCountRE is a name with a count glued after it.
+var gluedCountRE = regexp.MustCompile(`(?i)^(.+?)(?:x|×|\*)(\d{1,2})$`)
+
+// gluedCount takes a count glued to a product's name off it, as Chinese
+// posts and titles write a host's cards ("DeepSeek R1 H20x16 pp2",
+// vllm-project/vllm#15332; "on H100x8*2 devices", #13121, whose "*2"
+// counts hosts and is left): "H20x16" is 16 H20s. A name whose head is no
+// product of the vocabulary is returned as it is.
+func (s *Schema) gluedCount(name string) (string, int) {
+	m := gluedCountRE.FindStringSubmatch(name)
+	if m == nil {
+		return name, 0
+	}
+	head, last := "", m[1]
+	if i := strings.LastIndexByte(m[1], ' '); i >= 0 {
+		head, last = m[1][:i+1], m[1][i+1:]
+	}
+	p := s.gpuProduct(last)
+	if p == "" {
+		return name, 0
+	}
+	n, _ := strconv.Atoi(m[2])
+	return head + p, n
+}
+
 func (s *Schema) gpuProduct(word string) string {
 	if s == nil {
 		return ""
