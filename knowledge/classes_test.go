@@ -2763,6 +2763,14 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// The English form of the Chinese count before 卡: "the
+			// 8-card L20" (vllm-project/vllm#40851), "8-card A100, 4-card
+			// A6000, or single-card RTX4090" (a project's hardware goals).
+			name: "a count written as N-card",
+			body: "Seeking a way to deploy on the 8-card L20. Goal: 8-card A100, 4-card A6000, or single-card RTX4090.",
+			gpus: []GPU{{Name: "L20", Count: 8}, {Name: "A100", Count: 8}, {Name: "A6000", Count: 4}, {Name: "RTX 4090", Count: 1}},
+		},
+		{
 			// A named card counted in Chinese, glued to the count as
 			// Chinese writes it: the count before 卡 ("8卡H100",
 			// vllm-project/vllm#40778; "8卡A100" in many Chinese notes

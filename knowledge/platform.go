@@ -546,6 +546,28 @@ func chineseCount(word string) int {
 	return 0
 }
 
+// cardCountRE is the English form of the Chinese count before 卡: "the
+// 8-card L20" (vllm-project/vllm#40851), "8-card A100, 4-card A6000, or
+// single-card RTX4090" (a project's hardware goals; "an 8-card A100
+// server" in many papers' and projects' notes).
+var cardCountRE = regexp.MustCompile(`(?i)^(\d{1,2}|single|one|dual|two|four|eight)-cards?$`)
+
+// cardCount returns the count of cards a word like "8-card" states, or 0.
+func cardCount(word string) int {
+	m := cardCountRE.FindStringSubmatch(word)
+	if m == nil {
+		return 0
+	}
+	w := strings.ToLower(m[1])
+	if n, err := strconv.Atoi(w); err == nil {
+		return n
+	}
+	if w == "single" || w == "one" {
+		return 1
+	}
+	return countWords[w]
+}
+
 // wordBefore returns the word before offset i of text, past the blanks
 // between them.
 func wordBefore(text string, i int) string {
@@ -731,6 +753,9 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			g.Count = countWords[strings.ToLower(word)]
 			if g.Count == 0 {
 				g.Count = chineseCount(word)
+			}
+			if g.Count == 0 {
+				g.Count = cardCount(word)
 			}
 		}
 		key := strings.ToLower(name)
