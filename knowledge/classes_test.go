@@ -2763,6 +2763,17 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// A count glued before a product's name: "two nodes of
+			// 8H100" (a comment on vllm-project/vllm#11539), "run on
+			// 8H100" (a training record); "8H100x2" is eight cards on
+			// each of two hosts. A host named for its cards is no
+			// statement of the post's hardware: NCCL's "8a100-5:154783"
+			// (corpus #6636) and a prompt's "sws-2h100-01" (#6689).
+			name: "a count glued before a card's name",
+			body: "I set up two nodes of 8H100. Another site runs 8H100x2.\n8a100-5:154783:154783 [1] NCCL INFO Channel 14/0\n(vllm_env) afkhan@sws-2h100-01:/NS/llm-1$ python x.py",
+			gpus: []GPU{{Name: "H100", Count: 8}},
+		},
+		{
 			// The English form of the Chinese count before 卡: "the
 			// 8-card L20" (vllm-project/vllm#40851), "8-card A100, 4-card
 			// A6000, or single-card RTX4090" (a project's hardware goals).

@@ -345,9 +345,9 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 	slices.SortFunc(names, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	products := ""
 	if len(names) > 0 {
-		// A count may be glued to a product's name ("H20x16", "H100x8*2"):
-		// gluedCount takes it off the name.
-		products = `|(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b|[x×*]\d{1,2}\b)`
+		// A count may be glued to a product's name, after it ("H20x16",
+		// "H100x8*2") or before it ("8H100"): gluedCount takes it off.
+		products = `|\d{0,2}(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b|[x×*]\d{1,2}\b)`
 	}
 	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
 		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?G(?:i?B)?\b\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
@@ -707,6 +707,9 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		if m[1] != "" && !strings.ContainsAny(m[1], "xX×*") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
 			m[1] = ""
 		}
+		if hostNamed(text, ix[4], ix[5]) {
+			continue
+		}
 		name := canonicalGeForce(strings.Join(strings.Fields(m[2]), " "))
 		name, glued := s.gluedCount(name)
 		if n := len(name); n > 1 && name[n-1] == 's' {
@@ -792,15 +795,41 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 
 // gpuProduct returns the vocabulary's spelling of a GPU product named
 // word in any case ("l40s" → "L40S"), or "".
-// gluedCountRE is a name with a count glued after it.
-var gluedCountRE = regexp.MustCompile(`(?i)^(.+?)(?:x|×|\*)(\d{1,2})$`)
+// hostNamed reports whether the name at text[start:end] begins with a
+// glued count inside a hyphenated word: a host named for its cards
+// (NCCL's "8a100-5:154783:154783 [1] NCCL INFO", corpus #6636; a prompt's
+// "afkhan@sws-2h100-01:", #6689), which states no hardware of the post.
+func hostNamed(text string, start, end int) bool {
+	if start < 0 || start >= len(text) || text[start] < '0' || text[start] > '9' {
+		return false
+	}
+	return start > 0 && text[start-1] == '-' || end < len(text) && text[end] == '-'
+}
 
-// gluedCount takes a count glued to a product's name off it, as Chinese
-// posts and titles write a host's cards ("DeepSeek R1 H20x16 pp2",
-// vllm-project/vllm#15332; "on H100x8*2 devices", #13121, whose "*2"
-// counts hosts and is left): "H20x16" is 16 H20s. A name whose head is no
-// product of the vocabulary is returned as it is.
+// gluedCountRE is a name with a count glued after it, and
+// gluedLeadRE one with a count glued before it.
+var (
+	gluedCountRE = regexp.MustCompile(`(?i)^(.+?)(?:x|×|\*)(\d{1,2})$`)
+	gluedLeadRE  = regexp.MustCompile(`^(\d{1,2})(\D.*)$`)
+)
+
+// gluedCount takes a count glued to a product's name off it, as posts
+// and titles write a host's cards: after the name ("DeepSeek R1 H20x16
+// pp2", vllm-project/vllm#15332; "on H100x8*2 devices", #13121, whose
+// "*2" counts hosts and is left) or before it ("two nodes of 8H100", a
+// comment on vllm#11539; "run on 8H100" in a training record): "H20x16"
+// and "16H20" are 16 H20s. A name whose rest is no product of the
+// vocabulary is returned as it is, with no count.
 func (s *Schema) gluedCount(name string) (string, int) {
+	if m := gluedLeadRE.FindStringSubmatch(name); m != nil {
+		// A count after it too ("8H100x2") counts hosts, and is left.
+		rest, _ := s.gluedCount(m[2])
+		if p := s.gpuProduct(rest); p != "" {
+			n, _ := strconv.Atoi(m[1])
+			return p, n
+		}
+		return name, 0
+	}
 	m := gluedCountRE.FindStringSubmatch(name)
 	if m == nil {
 		return name, 0
