@@ -2763,6 +2763,29 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// A two-digit count before a card's name, with the word for
+			// the cards after it: "16 H800 GPUs" (a comment on
+			// vllm-project/vllm#18681), "32 A100 cards"; "16 H100 GPUs"
+			// in many papers' and deployment notes. A release number
+			// before a name is no count ("CUDA 12 H100 GPUs"), nor a
+			// number before a name with no such word after it.
+			name: "a two-digit count before a card's name",
+			check: func(t *testing.T, _ Facts) {
+				for body, want := range map[string][]GPU{
+					"We serve it with 16 H800 GPUs on two nodes.":          {{Name: "H800", Count: 16}},
+					"The cluster has 32 A100 cards.":                       {{Name: "A100", Count: 32}},
+					"CUDA 12 H100 GPUs are not detected.":                  {{Name: "H100"}},
+					"max-num-seqs 16 H100 is slow":                         {{Name: "H100"}},
+					"Tested with 2 RTX 3090 GPUs and 8×H200 (INT4) later.": {{Name: "RTX 3090", Count: 2}, {Name: "H200", Count: 8}},
+				} {
+					f, _ := Extract(Post{Body: body}, s)
+					if !slices.Equal(f.GPUs, want) {
+						t.Errorf("%q: gpus = %+v, want %+v", body, f.GPUs, want)
+					}
+				}
+			},
+		},
+		{
 			// A count glued before a product's name: "two nodes of
 			// 8H100" (a comment on vllm-project/vllm#11539), "run on
 			// 8H100" (a training record); "8H100x2" is eight cards on

@@ -349,7 +349,7 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		// "H100x8*2") or before it ("8H100"): gluedCount takes it off.
 		products = `|\d{0,2}(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b|[x×*]\d{1,2}\b)`
 	}
-	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[1-9]?[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
 		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?G(?:i?B)?\b\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
@@ -707,6 +707,9 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 		if m[1] != "" && !strings.ContainsAny(m[1], "xX×*") && ix[2] > 0 && !strings.ContainsRune(" \t\n(", rune(text[ix[2]-1])) {
 			m[1] = ""
 		}
+		if twoDigitsRE.MatchString(m[1]) && !twoDigitCount(text, ix) {
+			m[1] = ""
+		}
 		if hostNamed(text, ix[4], ix[5]) {
 			continue
 		}
@@ -795,6 +798,31 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 
 // gpuProduct returns the vocabulary's spelling of a GPU product named
 // word in any case ("l40s" → "L40S"), or "".
+// twoDigitCount reports whether a two-digit number before a card's name
+// (the match ix) counts the cards: the name must be followed by the
+// word for them ("16 H800 GPUs", corpus #18681; "16 H100 GPUs" and
+// "64 H100 GPUs" in many papers' and deployment notes), and the number
+// must not follow a word whose version it is ("CUDA 12 H100 GPUs"),
+// which a one-digit count never does in a post, but a two-digit
+// release number often does.
+func twoDigitCount(text string, ix []int) bool {
+	after := strings.TrimLeft(text[ix[1]:], " ")
+	if !cardWordAfterRE.MatchString(after) {
+		return false
+	}
+	return !versionedWords[strings.ToLower(wordBefore(text, ix[2]))]
+}
+
+// twoDigitsRE is a two-digit count before a name.
+var twoDigitsRE = regexp.MustCompile(`^\d\d $`)
+
+// cardWordAfterRE is the word for the cards after their name.
+var cardWordAfterRE = regexp.MustCompile(`(?i)^(?:GPUs?|cards?)\b`)
+
+// versionedWords are the words a release number follows.
+var versionedWords = map[string]bool{"cuda": true, "rocm": true, "python": true, "driver": true, "version": true,
+	"torch": true, "pytorch": true, "ubuntu": true, "nccl": true, "gcc": true, "vllm": true, "v": true}
+
 // hostNamed reports whether the name at text[start:end] begins with a
 // glued count inside a hyphenated word: a host named for its cards
 // (NCCL's "8a100-5:154783:154783 [1] NCCL INFO", corpus #6636; a prompt's
