@@ -2763,6 +2763,26 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// Ubuntu's server edition by name ("Ubuntu Server 24.04 LTS",
+			// vllm-project/vllm#22072) and the release glued to the name
+			// as titles write it ("WSL2 Ubuntu22.04", #19077; "host OS:
+			// Ubuntu22.04.3", #2021); an image tag's "-ubuntu22.04" is
+			// the image's, not the poster's.
+			name: "Ubuntu written in more ways",
+			check: func(t *testing.T, _ Facts) {
+				for body, want := range map[string]string{
+					"I deploy with Docker Compose on Ubuntu Server 24.04 LTS.":          "Ubuntu Server 24.04 LTS",
+					"ARM aarch-64 server build failed (host OS: Ubuntu22.04.3)":         "Ubuntu22.04.3",
+					"```\nFROM nvidia/cuda:12.1.0-devel-ubuntu22.04 AS dev\n```\nfails": "",
+				} {
+					f, _ := Extract(Post{Body: body}, s)
+					if f.OS != want {
+						t.Errorf("%q: os = %q, want %q", body, f.OS, want)
+					}
+				}
+			},
+		},
+		{
 			// A two-digit count before a card's name, with the word for
 			// the cards after it: "16 H800 GPUs" (a comment on
 			// vllm-project/vllm#18681), "32 A100 cards"; "16 H100 GPUs"
