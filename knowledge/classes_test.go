@@ -2763,6 +2763,27 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// vLLM's bug template names the command whose output it asks
+			// for ("<summary>The output of <code>python
+			// collect_env.py</code></summary>", its placeholder "Your
+			// output of `python collect_env.py` here"; vllm-dev C1-017
+			// and C2-033 kept the template's text): the template's, not a
+			// command the poster ran. One the poster says they ran is.
+			name: "the bug template's collect_env command",
+			check: func(t *testing.T, _ Facts) {
+				for body, want := range map[string]int{
+					"<details>\n<summary>The output of <code>python collect_env.py</code></summary>\n\n```text\nYour output of `python collect_env.py` here\n```\n\n</details>\n\nIt crashes.": 0,
+					"The output of `python collect_env.py`\n\nIt crashes.":          0,
+					"I ran `python collect_env.py` and it failed with a traceback.": 1,
+				} {
+					f, _ := Extract(Post{Body: body}, s)
+					if len(f.Commands) != want {
+						t.Errorf("%q: %d commands %+v, want %d", body, len(f.Commands), f.Commands, want)
+					}
+				}
+			},
+		},
+		{
 			// Ubuntu's server edition by name ("Ubuntu Server 24.04 LTS",
 			// vllm-project/vllm#22072) and the release glued to the name
 			// as titles write it ("WSL2 Ubuntu22.04", #19077; "host OS:

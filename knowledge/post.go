@@ -346,6 +346,7 @@ func readPost(p Post) (doc *document, truncated bool) {
 	}
 	body = strings.ReplaceAll(body, "\x00", "")
 	body = normalizeText(body)
+	body = templateCommandRE.ReplaceAllString(body, "${1}collect_env${3}")
 	if p.Format != FormatHTML {
 		body = discourseCode(body)
 	}
@@ -634,6 +635,18 @@ func readMarkdown(src string) *document {
 	}
 	return doc
 }
+
+// templateCommandRE is an issue template naming the command whose
+// output it asks for, as code: vLLM's and its plugins' bug templates
+// ("<summary>The output of <code>python collect_env.py</code></summary>",
+// "The output of `python collect_env.py`", and the placeholder "Your
+// output of `python collect_env.py` here" in nearly every vLLM issue of
+// the corpus and the dev posts). The command is the template's, not one
+// the poster ran, so it is read as the report's name ("the output of
+// collect_env"), which no reader takes for a command; a poster who ran it
+// and pasted what it printed shows its output (or its traceback) all the
+// same.
+var templateCommandRE = regexp.MustCompile("(?im)((?:your|the) output of\\s*)(?:<code>|`)(python3? collect_env\\.py)(?:</code>|`)(\\s*(?:here|</summary>|$))")
 
 // templateExampleRE is an issue template's example in square brackets:
 // GitHub's default bug report asks for "OS: [e.g. iOS]" and "Version
