@@ -53,12 +53,7 @@ func TestDecideRefusedCommandLine(t *testing.T) {
 // without the race detector.
 func TestRefusedCommandLineNotAnswered(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("skipping the corpus in -short mode")
-	}
-	if raceEnabled {
-		t.Skip("skipping under -race: make test runs it in its second step, without the race detector")
-	}
+	skipCorpusAnswers(t)
 	pa := newCorpusAnswerer(t)
 	posts := []Post{{
 		// vllm-project/vllm#2235: docker's -p after the image, read by vLLM.
