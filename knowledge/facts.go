@@ -22,8 +22,10 @@ type Facts struct {
 	// MentionedFlags are flags named outside any command line, e.g. "with
 	// `--tool-call-parser hermes`" in a sentence.
 	MentionedFlags map[string]string `json:"mentioned_flags,omitempty"`
-	// Env holds environment variables the post sets (on a command line or
-	// in an export), e.g. NCCL_P2P_DISABLE=1.
+	// Env holds environment variables the post sets (on a command line,
+	// in an export, in Python, a Compose or Kubernetes file or a
+	// Dockerfile: env.go), e.g. NCCL_P2P_DISABLE=1; "" is set with a
+	// value the post does not state.
 	Env map[string]string `json:"env,omitempty"`
 	// Topics are the pack topic tags the post is about (oom, rocm, ...).
 	Topics []string `json:"topics,omitempty"`
