@@ -2763,6 +2763,21 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H20", Count: 16}, {Name: "H100", Count: 8}, {Name: "L40S", Count: 2}},
 		},
 		{
+			// A structured-output backend's own error, in a pasted log
+			// whose words the topic rules do not read (z-lab/paroquant#31:
+			// "ValueError: The provided JSON schema contains features not
+			// supported by xgrammar." and "Grammar error: Unknown format:
+			// uri"), tags the post as about structured output.
+			name:  "a structured-output backend's error",
+			title: "vllm 0.19 + paroquant fails",
+			body:  "```\n(APIServer pid=1) ERROR 04-09 05:47:15 [serving.py:1262] ValueError: Grammar error: Unknown format: uri\n(APIServer pid=1) Traceback (most recent call last):\n(APIServer pid=1)   File \"/usr/local/lib/python3.12/dist-packages/vllm/v1/structured_output/backend_xgrammar.py\", line 308, in validate_xgrammar_grammar\n(APIServer pid=1)     raise ValueError(\n(APIServer pid=1) ValueError: The provided JSON schema contains features not supported by xgrammar.\n```",
+			check: func(t *testing.T, f Facts) {
+				if !slices.Contains(f.Topics, "structured-output") {
+					t.Errorf("topics = %v, want structured-output", f.Topics)
+				}
+			},
+		},
+		{
 			// vLLM's bug template names the command whose output it asks
 			// for ("<summary>The output of <code>python
 			// collect_env.py</code></summary>", its placeholder "Your
