@@ -2786,16 +2786,11 @@ func TestReadingClasses(t *testing.T) {
 			// command the poster ran. One the poster says they ran is.
 			name: "the bug template's collect_env command",
 			check: func(t *testing.T, _ Facts) {
-				for body, want := range map[string]int{
+				checkBodies(t, s, "commands", map[string]int{
 					"<details>\n<summary>The output of <code>python collect_env.py</code></summary>\n\n```text\nYour output of `python collect_env.py` here\n```\n\n</details>\n\nIt crashes.": 0,
 					"The output of `python collect_env.py`\n\nIt crashes.":          0,
 					"I ran `python collect_env.py` and it failed with a traceback.": 1,
-				} {
-					f, _ := Extract(Post{Body: body}, s)
-					if len(f.Commands) != want {
-						t.Errorf("%q: %d commands %+v, want %d", body, len(f.Commands), f.Commands, want)
-					}
-				}
+				}, func(f Facts) int { return len(f.Commands) }, func(a, b int) bool { return a == b })
 			},
 		},
 		{
@@ -2806,16 +2801,11 @@ func TestReadingClasses(t *testing.T) {
 			// the image's, not the poster's.
 			name: "Ubuntu written in more ways",
 			check: func(t *testing.T, _ Facts) {
-				for body, want := range map[string]string{
+				checkBodies(t, s, "os", map[string]string{
 					"I deploy with Docker Compose on Ubuntu Server 24.04 LTS.":          "Ubuntu Server 24.04 LTS",
 					"ARM aarch-64 server build failed (host OS: Ubuntu22.04.3)":         "Ubuntu22.04.3",
 					"```\nFROM nvidia/cuda:12.1.0-devel-ubuntu22.04 AS dev\n```\nfails": "",
-				} {
-					f, _ := Extract(Post{Body: body}, s)
-					if f.OS != want {
-						t.Errorf("%q: os = %q, want %q", body, f.OS, want)
-					}
-				}
+				}, func(f Facts) string { return f.OS }, func(a, b string) bool { return a == b })
 			},
 		},
 		{
@@ -2827,18 +2817,13 @@ func TestReadingClasses(t *testing.T) {
 			// number before a name with no such word after it.
 			name: "a two-digit count before a card's name",
 			check: func(t *testing.T, _ Facts) {
-				for body, want := range map[string][]GPU{
+				checkBodies(t, s, "gpus", map[string][]GPU{
 					"We serve it with 16 H800 GPUs on two nodes.":          {{Name: "H800", Count: 16}},
 					"The cluster has 32 A100 cards.":                       {{Name: "A100", Count: 32}},
 					"CUDA 12 H100 GPUs are not detected.":                  {{Name: "H100"}},
 					"max-num-seqs 16 H100 is slow":                         {{Name: "H100"}},
 					"Tested with 2 RTX 3090 GPUs and 8×H200 (INT4) later.": {{Name: "RTX 3090", Count: 2}, {Name: "H200", Count: 8}},
-				} {
-					f, _ := Extract(Post{Body: body}, s)
-					if !slices.Equal(f.GPUs, want) {
-						t.Errorf("%q: gpus = %+v, want %+v", body, f.GPUs, want)
-					}
-				}
+				}, func(f Facts) []GPU { return f.GPUs }, slices.Equal)
 			},
 		},
 		{
@@ -3321,6 +3306,18 @@ func TestReadingClasses(t *testing.T) {
 // checkTitles reads each title over a one-line body and compares the
 // fact get picks out of it (what names it in messages) with the title's
 // expected value.
+// checkBodies extracts each body of want and compares what get reads of
+// its facts with the body's wanted value, by equal.
+func checkBodies[T any](t *testing.T, s *Schema, what string, want map[string]T, get func(Facts) T, equal func(a, b T) bool) {
+	t.Helper()
+	for body, w := range want {
+		f, _ := Extract(Post{Body: body}, s)
+		if got := get(f); !equal(got, w) {
+			t.Errorf("%q: %s %+v, want %+v", body, what, got, w)
+		}
+	}
+}
+
 func checkTitles(t *testing.T, s *Schema, what string, want map[string]string, get func(Facts) string) {
 	t.Helper()
 	for title, w := range want {
