@@ -49,11 +49,13 @@ func TestDecideRefusedCommandLine(t *testing.T) {
 // The two real posts the rule was written for, in their form, answered
 // over the pack and the corpus issues, where each was replied to above
 // 0.9 with advice for a server that runs (shared memory, the CPU wheel).
-// Like TestMetamorphicAnswersWithCorpus it runs in make test's step
-// without the race detector.
+// Two posts cost seconds under the race detector, so it runs in make
+// test's race step, unlike the corpus-wide answer tests.
 func TestRefusedCommandLineNotAnswered(t *testing.T) {
 	t.Parallel()
-	skipCorpusAnswers(t)
+	if testing.Short() {
+		t.Skip("skipping the corpus in -short mode")
+	}
 	pa := newCorpusAnswerer(t)
 	posts := []Post{{
 		// vllm-project/vllm#2235: docker's -p after the image, read by vLLM.
