@@ -47,10 +47,10 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 		a.State = store.StatePending
 		a.Reason = "queue mode"
 	case forced && heldBack(ans) != "":
-		// Asked directly about software the knowledge base is not about,
-		// whose entries are the main package's version of the problem, or
-		// about a refused command line the top entry does not speak of:
-		// staff decide whether any of it helps.
+		// Asked directly about a post the engine never replies to
+		// (knowledge.HeldBack: another engine's or program's problem, a
+		// refused command line its top entry does not speak of): staff
+		// decide whether any of it helps.
 		a.State = store.StatePending
 		a.Reason = "asked directly; " + heldBack(ans)
 	case forced && ans.Confidence < b.opts.QueueFloor && ans.Decision != knowledge.DecisionIgnore && len(ans.Matches) > 0 && draftCites(draft):
@@ -71,21 +71,14 @@ func (b *Bot) decision(trigger string, p *discourse.Post, title string, ans know
 	return a
 }
 
-// heldBack says why knowledge.DecideQuestion would not reply to the post
-// however sure its top match, or "": the post is not about the knowledge
-// base's main package, or its command line was refused and the top match
-// does not speak of the refusal.
+// heldBack is knowledge.HeldBack for an answer: why the engine never
+// replies to its post, or "".
 func heldBack(ans knowledge.Answer) string {
-	f := ans.Facts
-	switch {
-	case f.OtherEngine != "":
-		return "the post is about " + f.OtherEngine
-	case f.ForeignError:
-		return "the post's failure is another program's"
-	case len(ans.Matches) > 0 && knowledge.RefusalUnaddressed(&f, ans.Matches[0]):
-		return "the post's command line was refused and the top match does not speak of it"
+	var top *knowledge.Match
+	if len(ans.Matches) > 0 {
+		top = &ans.Matches[0]
 	}
-	return ""
+	return knowledge.HeldBack(&ans.Facts, top)
 }
 
 // draftCites reports whether a draft cites sources (rather than being the

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -199,22 +200,41 @@ func Decide(title, body string, f *Facts, ranked []Match, t Thresholds) (Decisio
 // the main package, so an entry that looks like the post's problem is
 // the main package's version of it, and its advice (flags, releases,
 // fixes) is for software the poster does not run. Nor is a post whose
-// failure is another program's (Facts.ForeignError), nor one whose
-// command line was refused by a top match that does not speak of the
-// refusal (RefusalUnaddressed). Its confidence stays, for the queue.
+// failure is another program's, nor one whose command line was refused
+// by a top match that does not speak of the refusal (HeldBack says which).
+// Its confidence stays, for the queue.
 func DecideQuestion(f *Facts, ranked []Match, t Thresholds) (Decision, float64, []Match) {
 	if len(ranked) == 0 {
 		return DecisionAbstain, 0, nil
 	}
 	top := ranked[0]
 	conf := Confidence(top)
-	if conf < t.Reply || !top.Structured || f.OtherEngine != "" || f.ForeignError || RefusalUnaddressed(f, top) {
+	if conf < t.Reply || !top.Structured || HeldBack(f, &top) != "" {
 		return DecisionAbstain, conf, nil
 	}
 	return DecisionReply, conf, Citations(ranked, t, nil)
 }
 
-// RefusalUnaddressed reports that the post fails only because its
+// HeldBack says why a post is never replied to, however sure its top
+// match (nil when there is none), or "": it is about another serving
+// engine (Facts.OtherEngine), its failure is another program's
+// (Facts.ForeignError), or its command line was refused and the top match
+// does not speak of the refusal (refusalUnaddressed). DecideQuestion
+// abstains on each; the bot queues a draft asked for directly for staff,
+// with this reason.
+func HeldBack(f *Facts, top *Match) string {
+	switch {
+	case f.OtherEngine != "":
+		return "the post is about " + f.OtherEngine
+	case f.ForeignError:
+		return "the post's failure is another program's"
+	case top != nil && refusalUnaddressed(f, *top):
+		return "the post's command line was refused and the top match does not speak of it"
+	}
+	return ""
+}
+
+// refusalUnaddressed reports that the post fails only because its
 // command line was refused (every error it states is argparse's usage
 // error) and the match says nothing of that refusal: no symptom of the
 // entry matches the error (signature, class or described symptom) and
@@ -222,36 +242,30 @@ func DecideQuestion(f *Facts, ranked []Match, t Thresholds) (Decision, float64, 
 // command line means the program never ran, so an entry about what
 // happens when it runs cannot be the cause, however much else of the
 // post it shares. Seen twice on real posts, each answered above 0.9
-// before this rule: the Docker page's shared-memory advice for
-// "argument --pipeline-parallel-size/-pp: invalid int value: '8000:8000'",
-// docker's -p placed after the image and so read by vLLM
-// (vllm-project/vllm#2235, which links that page), and the CPU
-// installation page for "unrecognized arguments: /bin/bash -c …", a shell
-// handed to an image whose entrypoint is the server
-// (opea-project/GenAIComps#336). The rule holds no number to fit: it is
-// about what a refusal means, and 95 labelled posts hold one usage error.
-func RefusalUnaddressed(f *Facts, top Match) bool {
-	if len(f.Errors) == 0 {
+// before this rule (TestRefusedCommandLineNotAnswered holds their forms):
+// the Docker page's shared-memory advice for "argument
+// --pipeline-parallel-size/-pp: invalid int value: '8000:8000'", docker's
+// -p placed after the image and so read by vLLM (vllm-project/vllm#2235,
+// which links that page), and the CPU installation page for
+// "unrecognized arguments: /bin/bash -c …", a shell handed to an image
+// whose entrypoint is the server (opea-project/GenAIComps#336). The rule
+// holds no number to fit: it is about what a refusal means, and 95
+// labelled posts hold one usage error.
+func refusalUnaddressed(f *Facts, top Match) bool {
+	if len(f.Errors) == 0 || slices.ContainsFunc(f.Errors, func(e ErrorInfo) bool { return e.Type != "usage-error" }) {
 		return false
-	}
-	for _, e := range f.Errors {
-		if e.Type != "usage-error" {
-			return false
-		}
 	}
 	if top.Evidence[fSignature] > 0 || top.Evidence[fClass] > 0 || top.Evidence[fSymptom] > 0 {
 		return false
 	}
 	for _, e := range f.Errors {
 		for _, w := range strings.Fields(e.Message) {
-			w = strings.TrimRight(w, ":,")
+			w = normFlag(strings.TrimRight(w, ":,"))
 			if !strings.HasPrefix(w, "--") {
 				continue // "-c", "-m": too short to name one option of an entry
 			}
-			for _, fl := range top.Entry.Flags {
-				if normFlag(fl) == normFlag(w) {
-					return false
-				}
+			if slices.ContainsFunc(top.Entry.Flags, func(fl string) bool { return normFlag(fl) == w }) {
+				return false
 			}
 		}
 	}

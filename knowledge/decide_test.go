@@ -77,3 +77,31 @@ func TestRefusedCommandLineNotAnswered(t *testing.T) {
 		}
 	}
 }
+
+// vLLM's refusal of a request longer than the context, in the engine's
+// wording ("The decoder prompt (length N) is longer than the maximum
+// model length of M"), offline, through a trainer or relayed in a 400
+// reply (unslothai/unsloth#2666, EvolvingLMMs-Lab/lmms-eval#711,
+// Guanzhou-Ke/Knowledge-Bridger#4), is the pack's request-time entry's
+// (#20409), not the start-up KV-cache error's (#2418), whose advice,
+// lower --max-model-len, is the opposite.
+func TestRequestLongerThanContextTopsTheContextEntry(t *testing.T) {
+	t.Parallel()
+	pa := newPackAnswerer(t)
+	posts := []Post{{
+		Title: "ValueError: The decoder prompt (length 322) is longer than the maximum model length of 256.",
+		Body:  "ValueError: The decoder prompt (length 322) is longer than the maximum model length of 256. Make sure that `max_model_len` is no smaller than the number of text tokens.\nvllm: 0.8.5.post1\nHow to solve this problem?",
+	}, {
+		Title: "MM prompt too long during vllm generation",
+		Body:  "```python\nValueError: The decoder prompt (length 337896) is longer than the maximum model length of 128000. Make sure that `max_model_len` is no smaller than the number of text tokens plus multimodal tokens.\n```",
+	}, {
+		Title: "max_model_len question",
+		Body: "vllm serve Qwen/Qwen2-VL-2B-Instruct --max_model_len 8192 --gpu-memory-utilization 0.9 --tensor-parallel-size 2\n\n" +
+			"ERROR - Error code: 400 - {'object': 'error', 'message': 'The decoder prompt (length 15329) is longer than the maximum model length of 8192. Make sure that `max_model_len` is no smaller than the number of text tokens plus multimodal tokens.', 'type': 'BadRequestError', 'code': 400}\n\nShould I ignore this error?",
+	}}
+	for _, p := range posts {
+		if a := pa.answer(p); len(a.Matches) == 0 || a.Matches[0].ID != "vllm-project/vllm#20409" {
+			t.Errorf("%q: %s", p.Title, answerPrint(a))
+		}
+	}
+}

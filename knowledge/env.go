@@ -101,28 +101,37 @@ func pythonEnvValue(rhs string) (v string, ok bool) {
 	if strings.HasPrefix(rhs, "=") {
 		return "", false
 	}
-	if len(rhs) >= 2 && (rhs[0] == '"' || rhs[0] == '\'') {
-		if end := strings.IndexByte(rhs[1:], rhs[0]); end >= 0 {
-			return rhs[1 : 1+end], true
-		}
-	}
-	return "", true
+	v, _ = leadingQuoted(rhs)
+	return v, true
 }
 
 // yamlScalar is a YAML scalar's value as written on its line: a quoted
 // one's text, or a plain one without its comment (" #").
 func yamlScalar(v string) string {
 	v = strings.TrimSpace(v)
-	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
-		if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
-			return v[1 : 1+end]
-		}
+	if q, ok := leadingQuoted(v); ok {
+		return q
 	}
 	if i := strings.Index(v, " #"); i >= 0 {
 		v = strings.TrimSpace(v[:i])
 	}
 	return v
 }
+
+// leadingQuoted returns the text of the string literal v starts with
+// (single or double quotes), whatever follows it, and whether there is
+// one.
+func leadingQuoted(v string) (string, bool) {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
+		if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+			return v[1 : 1+end], true
+		}
+	}
+	return "", false
+}
+
+// indentOf is how many blanks a line starts with.
+func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 
 // blockEnv reads the environment variables one block of code sets in
 // YAML (Compose's environment, Kubernetes' env) or a Dockerfile (ENV)
@@ -131,61 +140,70 @@ func yamlScalar(v string) string {
 // allows ("env:\n- name: K").
 func blockEnv(lines []string, env map[string]string) {
 	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if m := dockerfileEnvRE.FindStringSubmatch(l); m != nil {
+		if m := dockerfileEnvRE.FindStringSubmatch(lines[i]); m != nil {
 			dockerfileEnv(m[1], env)
 			continue
 		}
-		m := yamlEnvKeyRE.FindStringSubmatch(l)
+		m := yamlEnvKeyRE.FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
 		keyIndent := len(m[1])
-		for i+1 < len(lines) {
+		for ; i+1 < len(lines); i++ {
 			next := lines[i+1]
 			t := strings.TrimSpace(next)
 			if t == "" {
-				i++
 				continue
 			}
-			indent := len(next) - len(strings.TrimLeft(next, " \t"))
-			if indent < keyIndent || indent == keyIndent && !strings.HasPrefix(t, "- ") {
+			if indent := indentOf(next); indent < keyIndent || indent == keyIndent && !strings.HasPrefix(t, "- ") {
 				break
 			}
-			i++
-			if n := k8sEnvNameRE.FindStringSubmatch(next); n != nil {
-				// The item's value is on one of its own lines, indented
-				// deeper than its dash, next to its name (the bound keeps
-				// nested items from costing quadratic time).
-				for j := i + 1; j < min(len(lines), i+1+maxEnvItemLines); j++ {
-					inner := lines[j]
-					if strings.TrimSpace(inner) == "" {
-						continue
-					}
-					if len(inner)-len(strings.TrimLeft(inner, " \t")) <= len(n[1]) {
-						break
-					}
-					if v := k8sEnvValueRE.FindStringSubmatch(inner); v != nil {
-						if v[1] == "" {
-							env[n[2]] = yamlScalar(v[2])
-						} else {
-							env[n[2]] = ""
-						}
-						break
-					}
-				}
-				continue
-			}
-			if n := yamlEnvItemRE.FindStringSubmatch(next); n != nil {
-				name, value, _ := strings.Cut(yamlScalar(n[1]), "=")
-				if isEnvVarName(name) {
-					env[name] = value
-				}
-			} else if n := yamlEnvMapRE.FindStringSubmatch(next); n != nil {
-				env[n[1]] = yamlScalar(n[2])
-			}
+			yamlEnvLine(lines, i+1, env)
 		}
 	}
+}
+
+// yamlEnvLine reads line at of a YAML environment block into env: a
+// Kubernetes EnvVar's "- name: K" (its value read from the item's own
+// lines below), a Compose list item "- K=v" or a map entry "K: v".
+func yamlEnvLine(lines []string, at int, env map[string]string) {
+	l := lines[at]
+	if n := k8sEnvNameRE.FindStringSubmatch(l); n != nil {
+		if v, ok := k8sEnvValue(lines[at+1:], len(n[1])); ok {
+			env[n[2]] = v
+		}
+		return
+	}
+	if n := yamlEnvItemRE.FindStringSubmatch(l); n != nil {
+		if name, value, _ := strings.Cut(yamlScalar(n[1]), "="); identRE.MatchString(name) {
+			env[name] = value
+		}
+	} else if n := yamlEnvMapRE.FindStringSubmatch(l); n != nil {
+		env[n[1]] = yamlScalar(n[2])
+	}
+}
+
+// k8sEnvValue returns the value of a Kubernetes EnvVar from the lines
+// below its "- name:", those indented deeper than its dash, looking at
+// most maxEnvItemLines down (which keeps nested items from costing
+// quadratic time): "value: v" is v, "valueFrom:" a value the post does
+// not state (""). ok is false when the item states neither.
+func k8sEnvValue(below []string, dash int) (v string, ok bool) {
+	for _, l := range below[:min(len(below), maxEnvItemLines)] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if indentOf(l) <= dash {
+			return "", false
+		}
+		if m := k8sEnvValueRE.FindStringSubmatch(l); m != nil {
+			if m[1] != "" {
+				return "", true // valueFrom
+			}
+			return yamlScalar(m[2]), true
+		}
+	}
+	return "", false
 }
 
 // dockerfileEnv reads an ENV instruction's arguments: NAME=value pairs,
@@ -193,7 +211,7 @@ func blockEnv(lines []string, env map[string]string) {
 func dockerfileEnv(args string, env map[string]string) {
 	name, rest, _ := strings.Cut(args, " ")
 	if !strings.Contains(name, "=") {
-		if isEnvVarName(name) {
+		if identRE.MatchString(name) {
 			env[name] = unquoted(strings.TrimSpace(rest))
 		}
 		return
@@ -201,18 +219,4 @@ func dockerfileEnv(args string, env map[string]string) {
 	for _, m := range dockerfileEnvPairRE.FindAllStringSubmatch(args, 16) {
 		env[m[1]] = unquoted(m[2])
 	}
-}
-
-// isEnvVarName reports whether s is a name the shell accepts for a
-// variable.
-func isEnvVarName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && !(r >= 'A' && r <= 'Z') && !(r >= 'a' && r <= 'z') && !(i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }

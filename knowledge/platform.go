@@ -796,8 +796,6 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 	return out
 }
 
-// gpuProduct returns the vocabulary's spelling of a GPU product named
-// word in any case ("l40s" → "L40S"), or "".
 // twoDigitCount reports whether a two-digit number before a card's name
 // (the match ix) counts the cards: the name must be followed by the
 // word for them ("16 H800 GPUs", corpus #18681; "16 H100 GPUs" and
@@ -874,6 +872,8 @@ func (s *Schema) gluedCount(name string) (string, int) {
 	return head + p, n
 }
 
+// gpuProduct returns the vocabulary's spelling of a GPU product named
+// word in any case ("l40s" → "L40S"), or "".
 func (s *Schema) gpuProduct(word string) string {
 	if s == nil {
 		return ""

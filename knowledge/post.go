@@ -346,7 +346,9 @@ func readPost(p Post) (doc *document, truncated bool) {
 	}
 	body = strings.ReplaceAll(body, "\x00", "")
 	body = normalizeText(body)
-	body = templateCommandRE.ReplaceAllString(body, "${1}collect_env${3}")
+	if strings.Contains(body, "collect_env") {
+		body = templateCommandRE.ReplaceAllString(body, "${1}collect_env${3}")
+	}
 	if p.Format != FormatHTML {
 		body = discourseCode(body)
 	}
