@@ -2820,6 +2820,7 @@ func TestReadingClasses(t *testing.T) {
 				checkBodies(t, s, "gpus", map[string][]GPU{
 					"We serve it with 16 H800 GPUs on two nodes.":          {{Name: "H800", Count: 16}},
 					"The cluster has 32 A100 cards.":                       {{Name: "A100", Count: 32}},
+					"We run it on 10 H100 GPUs.":                           {{Name: "H100", Count: 10}},
 					"CUDA 12 H100 GPUs are not detected.":                  {{Name: "H100"}},
 					"max-num-seqs 16 H100 is slow":                         {{Name: "H100"}},
 					"Tested with 2 RTX 3090 GPUs and 8×H200 (INT4) later.": {{Name: "RTX 3090", Count: 2}, {Name: "H200", Count: 8}},

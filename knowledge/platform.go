@@ -349,7 +349,7 @@ func compileGPUs(hardware map[string][]string) *regexp.Regexp {
 		// "H100x8*2") or before it ("8H100"): gluedCount takes it off.
 		products = `|\d{0,2}(?:NVIDIA\s+)?(?:` + strings.Join(names, "|") + `)(?:s\b|\b|[x×*]\d{1,2}\b)`
 	}
-	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[1-9]?[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
+	return regexp.MustCompile(`(?i)(?:\b|^)(\d+\s?[x×*]\s?|[1-9]\d |[2-9] )?((?:NVIDIA\s+)?(?:GeForce[\s-]+)?(?:RTX|GTX)[\s-]?(?:A?\d{4}|PRO \d{4})(?:\s?Ti| SUPER|\s?D\b)?` + products +
 		`|` + jetsonPat + `|(?:AMD\s+)?(?:Instinct\s+)?MI\d{3}X?|` + radeonPat + `|(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{4}\s?(?:XTX|XT)?|(?:AMD\s+)?(?:Radeon\s+)?[5-9]\d{3}\s?XTX?\b|Intel Arc (?:Pro\s+)?\w+)(?:[\s-]+(?:SXM\d?|PCIe|NVL|HBM\d?e?)?)*(?:[\s-]*\(?(\d{2,3})\s?G(?:i?B)?\b\)?)?(?:\s?[x×*]\s?(\d{1,2})\b)?`)
 }
 
