@@ -2858,6 +2858,16 @@ func TestReadingClasses(t *testing.T) {
 			gpus: []GPU{{Name: "H100", Count: 8}, {Name: "A800", Count: 2}, {Name: "RTX 4060", Count: 1}, {Name: "L40S"}},
 		},
 		{
+			// A model directory beside the shell in the serve command's
+			// model position: "./GLM-4.1V-9B-Thinking" (zai-org/GLM-V#204),
+			// as READMEs serve a --local-dir download ("vllm serve
+			// ./weights"); a script beside the shell stays a script.
+			name:     "a relative model directory in the model position",
+			body:     "HF_HUB_OFFLINE=1 vllm serve \"./GLM-4.1V-9B-Thinking\" --dtype bfloat16\n\n    python ./run.py --model x\n",
+			models:   []string{"./GLM-4.1V-9B-Thinking"},
+			commands: []string{"vllm serve ./GLM-4.1V-9B-Thinking --dtype=bfloat16", "python ./run.py --model=x"},
+		},
+		{
 			// One card named short in the prose and in full in the
 			// environment report is one card (vllm-project/vllm#7951 and
 			// #16474, MI300X; #6250, A100; #19906, RTX 5080; vllm-dev

@@ -106,7 +106,7 @@ func commandModels(cmds []Command, s *Schema, add func(string)) {
 		if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
 			add(v)
 		}
-		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0])) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0]) || relativeModelDir(c.Args[0])) {
 			add(c.Args[0])
 		}
 	}
@@ -602,6 +602,17 @@ func mountedModelDir(s string) bool {
 }
 
 var topDirRE = regexp.MustCompile(`^/[A-Za-z][\w.-]*/?$`)
+
+// relativeModelDir reports whether s is a directory beside the shell,
+// "./GLM-4.1V-9B-Thinking" (zai-org/GLM-V#204), "./Qwen3_models"
+// (vllm-project/vllm corpus), as downloads with --local-dir leave them and
+// as many READMEs serve them. Only the program's model position reads it:
+// elsewhere "./name" is as often a script or a build directory.
+func relativeModelDir(s string) bool {
+	return relDirRE.MatchString(s) && !isFileName(s)
+}
+
+var relDirRE = regexp.MustCompile(`^\./[A-Za-z0-9][\w.-]*/?$`)
 
 // isProgramPath reports whether a path is an installed program or
 // package rather than a model directory: "/opt/vllm-env/bin/python" run
