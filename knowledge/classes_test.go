@@ -2906,6 +2906,17 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"cuda-error: no kernel image is available for execution on the device"},
 		},
 		{
+			// "CUDA error" without the runtime's colon is a noun in a
+			// sentence, not a message: "[Bug]: Docker image CUDA error on
+			// RTX 2080 Ti" (vllm-project/vllm#19445), "[Bug]: CUDA Error
+			// when print" (#6575). A status code is a message whatever
+			// follows it.
+			name:   "CUDA error as a noun",
+			title:  "[Bug]: Docker image CUDA error on RTX 2080 Ti",
+			body:   "It fails with a CUDA error when loading.\n\n    CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(handle)`",
+			errors: []string{"cuda-error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(handle)`"},
+		},
+		{
 			name:   "a CUDA error head with a dash",
 			body:   "running vllm-openai:v0.7.3 with an cuda-error: device-side assert triggered",
 			errors: []string{"cuda-error: device-side assert triggered"},

@@ -54,9 +54,17 @@ var (
 	rustPanicRE = regexp.MustCompile(`^thread '([^']*)' panicked at (?:'([^']*)', )?(.+?):?$`)
 	cppThrowRE  = regexp.MustCompile(`^terminate called after throwing an instance of '([^']+)'`)
 	cppWhatRE   = regexp.MustCompile(`^\s*what\(\):\s*(.+)$`)
-	cudaErrRE   = regexp.MustCompile(`(?i)\b(CUDA[ -]error|CUBLAS_STATUS_\w+|cudaError\w*|CUDA driver error)[:\s]+(.+)$`)
-	hipErrRE    = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
-	ncclErrRE   = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
+	// cudaErrRE is CUDA's error head, which the runtime always prints
+	// with its colon ("CUDA error: out of memory"): without one, "CUDA
+	// error" is a noun in a sentence ("[Bug]: Docker image CUDA error on
+	// RTX 2080 Ti", vllm-project/vllm#19445; "[Bug]: CUDA Error when
+	// print", #6575), not a message. cudaStatusRE is the status codes,
+	// which are messages in their own right whatever follows them
+	// ("CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmEx(…)`").
+	cudaErrRE    = regexp.MustCompile(`(?i)\b(CUDA[ -]error|CUDA driver error)\s*:\s*(.+)$`)
+	cudaStatusRE = regexp.MustCompile(`\b(CUBLAS_STATUS_\w+|cudaError\w*)[:\s]+(.+)$`)
+	hipErrRE     = regexp.MustCompile(`(?i)\b(HIP error|hipError\w+)[:\s]+(.*)$`)
+	ncclErrRE    = regexp.MustCompile(`(?i)\b(NCCL error(?: in: [^,]+)?|NCCL WARN|ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclRemoteError)[:,\s]+(.*)$`)
 	// ptxasErrRE is an error of ptxas, the CUDA assembler that Triton
 	// and torch.compile run on the kernels they generate, as their logs
 	// relay it: "ptxas /tmp/x.ptx, line 657; error   : Modifier
@@ -782,6 +790,7 @@ var lineErrors = []struct {
 	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
 	{ptxasErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "ptxas-error", Message: m[1]} }},
 	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
+	{cudaStatusRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[1] + " " + m[2]} }},
 }
 
 // pipBuildRE is each way pip words a failed build: by version, or on the
