@@ -2906,6 +2906,27 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"cuda-error: no kernel image is available for execution on the device"},
 		},
 		{
+			// A harness that starts the engine (lm_eval --model vllm)
+			// written in prose is a command as the program itself is,
+			// here in a paste marked with single backticks
+			// (EleutherAI/lm-evaluation-harness#2431; the harness's #2028
+			// fences it). Its last line's backslash before a blank line
+			// continues nothing: the sentence after it is no argument.
+			name:     "a harness's command in prose, its last backslash before a blank line",
+			body:     "`CUDA_VISIBLE_DEVICES=0,1 lm_eval --model vllm \\\n    --model_args pretrained=/m/llama,tensor_parallel_size=2 \\\n    --tasks ai2_arc\\\n    --device cuda\\`\n\n**I run above setting, but below error has been occured.**\n",
+			models:   []string{"/m/llama"},
+			commands: []string{"lm_eval --device=cuda --model=vllm --model-args=pretrained=/m/llama,tensor_parallel_size=2 --tasks=ai2_arc", "vllm --model=/m/llama --tensor-parallel-size=2"},
+		},
+		{
+			// The same inside a sentence: "I am getting error lm-eval
+			// --tasks gsm8k --model vllm --model_args …"
+			// (EleutherAI/lm-evaluation-harness#672). The space after a
+			// comma ends the harness's list, as the shell splits it.
+			name:     "a harness's command inside a sentence",
+			body:     "While running above command, I am getting error lm-eval --tasks gsm8k --model vllm --model_args pretrained=\"meta-llama/Meta-Llama-3.1-8B-Instruct\", enable_lora=True --device cpu --limit 5",
+			commands: []string{"lm-eval enable_lora=True --device=cpu --limit=5 --model=vllm --model-args=pretrained=meta-llama/Meta-Llama-3.1-8B-Instruct --tasks=gsm8k", "vllm --model=meta-llama/Meta-Llama-3.1-8B-Instruct"},
+		},
+		{
 			// "CUDA error" without the runtime's colon is a noun in a
 			// sentence, not a message: "[Bug]: Docker image CUDA error on
 			// RTX 2080 Ti" (vllm-project/vllm#19445), "[Bug]: CUDA Error

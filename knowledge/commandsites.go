@@ -154,6 +154,18 @@ func embeddedStarts(line string, s *Schema) []int {
 		for _, tool := range slices.Sorted(maps.Keys(p.Tools)) {
 			starts = startsOf(starts, line, tool, func(string) bool { return true })
 		}
+		// So is a harness's that selects this program: "I am getting
+		// error lm-eval --tasks gsm8k --model vllm --model_args …"
+		// (EleutherAI/lm-evaluation-harness#672; vllm-project/vllm#8564's
+		// "my command … are as follows: `lm-eval --model vllm …`").
+		for _, h := range p.Harnesses {
+			k, v, _ := strings.Cut(h.Select, "=")
+			for _, name := range h.Programs {
+				starts = startsOf(starts, line, name, func(rest string) bool {
+					return strings.Contains(rest, k+" "+v) || strings.Contains(rest, k+"="+v)
+				})
+			}
+		}
 	}
 	for _, re := range []*regexp.Regexp{pythonModuleStartRE, dockerRunStartRE} {
 		if loc := re.FindStringIndex(line); loc != nil {

@@ -617,7 +617,9 @@ func readMarkdown(src string) *document {
 			return ast.WalkSkipChildren, nil
 		}
 		// Paragraphs, headings and list text: keep their source lines as
-		// written, so bare commands and tracebacks survive intact.
+		// written, so bare commands and tracebacks survive intact, and
+		// end each with a blank line, as the block ends there
+		// (splitLines).
 		if _, ok := n.(*ast.Paragraph); ok || isTextBlock(n) {
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
@@ -628,6 +630,7 @@ func readMarkdown(src string) *document {
 					prose.WriteByte('\n')
 				}
 			}
+			prose.WriteByte('\n')
 		}
 		return ast.WalkContinue, nil
 	})
@@ -730,14 +733,42 @@ func isTextBlock(n ast.Node) bool {
 	return false
 }
 
+// splitLines returns the lines of s that are not blank.
+//
+// A continuation mark before a blank line continues nothing: the shell
+// joins the blank line, which ends the command, so the mark is dropped
+// and the next paragraph is no part of the command
+// (EleutherAI/lm-evaluation-harness#2431 closes a paste marked with
+// single backticks with "--device cuda\`" and goes on with a sentence
+// after a blank line).
 func splitLines(s string) []string {
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
 		}
+		if i+1 == len(lines) || strings.TrimSpace(lines[i+1]) == "" {
+			l = endContinuation(l)
+		}
+		out = append(out, l)
 	}
 	return out
+}
+
+// endContinuation returns l without the continuation mark it ends with,
+// if any, keeping the lone backtick that may close the paste after it
+// (unticked): "--device cuda\`" is "--device cuda`".
+func endContinuation(l string) string {
+	t := strings.TrimRight(l, " \t")
+	tick := ""
+	if strings.HasSuffix(t, "`") && !strings.HasSuffix(t, "``") {
+		t, tick = t[:len(t)-1], "`"
+	}
+	if body, ok := continued(t); ok {
+		return strings.TrimRight(body, " \t") + tick
+	}
+	return l
 }
 
 // maxHTMLTokens bounds the work spent on one cooked body; the tokenizer is

@@ -414,7 +414,27 @@ type Topic struct {
 // knownProgram reports whether name is a program the schema knows or a
 // generic runner (genericPrograms: python, docker, bash, ...).
 func (s *Schema) knownProgram(name string) bool {
-	return s.program(name) != nil || genericPrograms[name]
+	return s.program(name) != nil || genericPrograms[name] || s.harnessProgram(name)
+}
+
+// harnessProgram reports whether name is a program that one of the
+// schema's programs names as a harness (lm_eval): a line of prose that
+// starts with it is a command as much as one that starts with the
+// program itself (EleutherAI/lm-evaluation-harness#2431's
+// "CUDA_VISIBLE_DEVICES=0,1 lm_eval --model vllm …" in one inline code
+// span; the harness's #1734 and vllm-project/vllm#18565 in fences).
+func (s *Schema) harnessProgram(name string) bool {
+	if s == nil {
+		return false
+	}
+	for _, p := range s.Programs {
+		for _, h := range p.Harnesses {
+			if contains(h.Programs, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *Schema) program(name string) *Program {
