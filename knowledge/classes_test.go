@@ -2927,6 +2927,17 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"lm-eval enable_lora=True --device=cpu --limit=5 --model=vllm --model-args=pretrained=meta-llama/Meta-Llama-3.1-8B-Instruct --tasks=gsm8k", "vllm --model=meta-llama/Meta-Llama-3.1-8B-Instruct"},
 		},
 		{
+			// A device runtime's message with the writer's clause of what
+			// they were doing after it (ROCm/legacy-rocm-build#3246's
+			// title; vllm-project/vllm#19077's "CUDA error: unknown error
+			// when running vllm serve on WSL2"); the runtime's own "when
+			// stream is capturing" stays.
+			name:   "a device error with what the writer was doing after it",
+			title:  "[Issue]: HIP error: invalid argument when running an example code from the vllm repo",
+			body:   "It fails.\n\n    CUDA error: operation not permitted when stream is capturing",
+			errors: []string{"hip-error: invalid argument", "cuda-error: operation not permitted when stream is capturing"},
+		},
+		{
 			// "CUDA error" without the runtime's colon is a noun in a
 			// sentence, not a message: "[Bug]: Docker image CUDA error on
 			// RTX 2080 Ti" (vllm-project/vllm#19445), "[Bug]: CUDA Error

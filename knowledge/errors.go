@@ -787,10 +787,28 @@ var lineErrors = []struct {
 	{ncclErrRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])}
 	}},
-	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: m[2]} }},
+	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: withoutDoingClause(m[2])} }},
 	{ptxasErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "ptxas-error", Message: m[1]} }},
-	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[2]} }},
+	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: withoutDoingClause(m[2])} }},
 	{cudaStatusRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[1] + " " + m[2]} }},
+}
+
+// doingClauseRE is the clause a writer adds after a device runtime's
+// message to say what they were doing: "HIP error: invalid argument when
+// running an example code from the vllm repo" (ROCm/legacy-rocm-build
+// #3246's title), "CUDA error: unknown error when running vllm serve on
+// WSL2" (vllm-project/vllm#19077's). The runtimes' own messages hold no
+// such gerund ("operation not permitted when stream is capturing" stays
+// whole).
+var doingClauseRE = regexp.MustCompile(`\s+(?:when|while|after)\s+(?:(?:I|we)\s+(?:am|are|was|were)\s+)?[a-z]+ing\b.*$`)
+
+// withoutDoingClause returns a device runtime's message without the
+// clause of the writer's after it (doingClauseRE).
+func withoutDoingClause(msg string) string {
+	if loc := doingClauseRE.FindStringIndex(msg); loc != nil && loc[0] > 0 {
+		return msg[:loc[0]]
+	}
+	return msg
 }
 
 // pipBuildRE is each way pip words a failed build: by version, or on the
