@@ -787,9 +787,13 @@ var lineErrors = []struct {
 	{ncclErrRE, func(m []string, _ string) ErrorInfo {
 		return ErrorInfo{Type: "nccl-error", Message: strings.TrimSpace(m[1] + " " + m[2])}
 	}},
-	{hipErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "hip-error", Message: withoutDoingClause(m[2])} }},
+	{hipErrRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "hip-error", Message: withoutDoingClause(m[2])}
+	}},
 	{ptxasErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "ptxas-error", Message: m[1]} }},
-	{cudaErrRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: withoutDoingClause(m[2])} }},
+	{cudaErrRE, func(m []string, _ string) ErrorInfo {
+		return ErrorInfo{Type: "cuda-error", Message: withoutDoingClause(m[2])}
+	}},
 	{cudaStatusRE, func(m []string, _ string) ErrorInfo { return ErrorInfo{Type: "cuda-error", Message: m[1] + " " + m[2]} }},
 }
 
