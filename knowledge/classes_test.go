@@ -2938,6 +2938,15 @@ func TestReadingClasses(t *testing.T) {
 			errors: []string{"hip-error: invalid argument", "cuda-error: operation not permitted when stream is capturing"},
 		},
 		{
+			// A command in Chinese prose ends at the full-width comma
+			// after its last value ("--gpu-memory-utilization 0.3，80G的
+			// 显卡", vllm-project/vllm#18124; "--max-model-len 4096，" in
+			// notes of many projects), as it does before ", ".
+			name:     "a command's last value before a full-width comma",
+			body:     "命令：vllm serve Qwen/Qwen2.5-VL-3B-Instruct --gpu-memory-utilization 0.3，80G的显卡\n我用 vllm serve m --max-model-len 4096，结果报错",
+			commands: []string{"vllm serve Qwen/Qwen2.5-VL-3B-Instruct --gpu-memory-utilization=0.3", "vllm serve m --max-model-len=4096"},
+		},
+		{
 			// "CUDA error" without the runtime's colon is a noun in a
 			// sentence, not a message: "[Bug]: Docker image CUDA error on
 			// RTX 2080 Ti" (vllm-project/vllm#19445), "[Bug]: CUDA Error

@@ -35,13 +35,20 @@ var (
 // en or em dash that starts a word is the "--" a typographer replaced
 // ("–max-model-len", "—enable-prefix-caching": word processors, chat
 // apps and Markdown typographers do it outside code) and is written as
-// "--" again, which is no longer than the dash was.
+// "--" again, which is no longer than the dash was. A full-width comma
+// is a comma and the space an English sentence puts after it (two bytes
+// for its three): Chinese prose goes on right after it, and a command's
+// last value ends there as it does before ", " ("--max-model-len 4096，
+// 结果报错"; "--gpu-memory-utilization 0.3，80G的显卡",
+// vllm-project/vllm#18124; the same in notes and comments of many
+// projects).
 func normalizeText(s string) string {
 	s = withoutTerminalColours(s)
 	if isPlainASCII(s) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\uFF0C", ", ")
 	if strings.ContainsAny(s, "\u2013\u2014\u2015") {
 		s = typographicOptionRE.ReplaceAllString(s, "$1--$2")
 	}
