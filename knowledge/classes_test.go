@@ -2868,6 +2868,15 @@ func TestReadingClasses(t *testing.T) {
 			commands: []string{"vllm serve ./GLM-4.1V-9B-Thinking --dtype=bfloat16", "python ./run.py --model=x"},
 		},
 		{
+			// Chinese counts the cards after the name too, with the
+			// card's memory or the machine between (hiyouga/LlamaFactory
+			// #7131's "A6000机器4卡48GB", zai-org/GLM-V#204's "RTX 4090
+			// 48g - 8卡"); a model number before 卡 names the card.
+			name: "named cards counted in Chinese after the name",
+			body: "A6000机器4卡48GB。NVIDIA GeForce RTX 4090 48g - 8卡。The A100 4090卡 too.",
+			gpus: []GPU{{Name: "A6000", Count: 4}, {Name: "NVIDIA GeForce RTX 4090", MemoryGiB: 48, Count: 8}, {Name: "A100"}},
+		},
+		{
 			// One card named short in the prose and in full in the
 			// environment report is one card (vllm-project/vllm#7951 and
 			// #16474, MI300X; #6250, A100; #19906, RTX 5080; vllm-dev

@@ -546,6 +546,25 @@ func chineseCount(word string) int {
 	return 0
 }
 
+// chineseCountAfterRE is a Chinese count of cards after their name, with
+// the card's memory or the word for the machine between: "A6000 4卡
+// 48GB" and "A6000机器4卡48GB" (hiyouga/LlamaFactory#7131), "NVIDIA
+// GeForce RTX 4090 48g - 8卡" (zai-org/GLM-V#204).
+var chineseCountAfterRE = regexp.MustCompile(`^[ \t]*(?:\d{1,3}[ \t]?[gG](?:[bB]|iB)?[ \t]*)?(?:[-–:*x×][ \t]*)?(?:机器|服务器|主机)?[ \t]*(\d{1,2})[ \t]?[卡张块]`)
+
+// chineseCountAfter returns the count chineseCountAfterRE reads at the
+// start of rest, the text after a card's name, or 0.
+func chineseCountAfter(rest string) int {
+	m := chineseCountAfterRE.FindStringSubmatch(rest)
+	if m == nil {
+		return 0
+	}
+	if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && n <= maxChineseCardCount {
+		return n
+	}
+	return 0
+}
+
 // cardCountRE is the English form of the Chinese count before 卡: "the
 // 8-card L20" (vllm-project/vllm#40851), "8-card A100, 4-card A6000, or
 // single-card RTX4090" (a project's hardware goals; "an 8-card A100
@@ -762,6 +781,9 @@ func extractGPUs(doc *document, errs []ErrorInfo, s *Schema) []GPU {
 			}
 			if g.Count == 0 {
 				g.Count = cardCount(word)
+			}
+			if g.Count == 0 {
+				g.Count = chineseCountAfter(text[ix[1]:])
 			}
 		}
 		key := strings.ToLower(name)
