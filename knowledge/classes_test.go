@@ -3421,9 +3421,15 @@ func TestNormalizeText(t *testing.T) {
 		"[1;36m(VllmWorker rank=1 pid=219)[0;0m INFO x":               "(VllmWorker rank=1 pid=219) INFO x",
 		"[36m(RayWorkerVllm pid=7247)[0m INFO x":                      "(RayWorkerVllm pid=7247) INFO x",
 		"a timeout of [30m] and a list [0m] (x)[0m] m(":               "a timeout of [30m] and a list [0m] (x)[0m] m(",
+		// A full-width comma is a comma and a space (vllm#18124).
+		"--max-model-len 4096\uff0c\u7ed3\u679c": "--max-model-len 4096, \u7ed3\u679c",
 	} {
-		if got := normalizeText(in); got != want {
+		got := normalizeText(in)
+		if got != want {
 			t.Errorf("normalizeText(%q) = %q, want %q", in, got, want)
+		}
+		if len(got) > len(in) {
+			t.Errorf("normalizeText(%q) grew from %d to %d bytes", in, len(in), len(got))
 		}
 	}
 }

@@ -31,17 +31,17 @@ var (
 // quotes, full-width ASCII forms (U+FF01–U+FF5E, e.g. "：" and "（"),
 // lenticular brackets and dashes. Zero-width characters, bidi controls and
 // the byte order mark are dropped. The mapping is one rune to at most one
-// rune, so the cost is linear and the output never grows, except that an
-// en or em dash that starts a word is the "--" a typographer replaced
+// rune, so the cost is linear and the output never grows in bytes, with
+// two exceptions that are no longer than what they replace. An en or em
+// dash that starts a word is the "--" a typographer replaced
 // ("–max-model-len", "—enable-prefix-caching": word processors, chat
 // apps and Markdown typographers do it outside code) and is written as
-// "--" again, which is no longer than the dash was. A full-width comma
-// is a comma and the space an English sentence puts after it (two bytes
-// for its three): Chinese prose goes on right after it, and a command's
-// last value ends there as it does before ", " ("--max-model-len 4096，
-// 结果报错"; "--gpu-memory-utilization 0.3，80G的显卡",
-// vllm-project/vllm#18124; the same in notes and comments of many
-// projects).
+// "--" again. A full-width comma is a comma and the space an English
+// sentence puts after it (two bytes for its three): Chinese prose goes
+// on right after it, and a command's last value ends there as it does
+// before ", " ("--max-model-len 4096，结果报错";
+// "--gpu-memory-utilization 0.3，80G的显卡", vllm-project/vllm#18124; the
+// same in notes and comments of many projects).
 func normalizeText(s string) string {
 	s = withoutTerminalColours(s)
 	if isPlainASCII(s) {
