@@ -159,7 +159,7 @@ func embeddedStarts(line string, s *Schema) []int {
 		// (EleutherAI/lm-evaluation-harness#672; vllm-project/vllm#8564's
 		// "my command … are as follows: `lm-eval --model vllm …`").
 		for _, h := range p.Harnesses {
-			k, v, _ := strings.Cut(h.Select, "=")
+			k, v := h.selector()
 			for _, name := range h.Programs {
 				starts = startsOf(starts, line, name, func(rest string) bool {
 					return strings.Contains(rest, k+" "+v) || strings.Contains(rest, k+"="+v)

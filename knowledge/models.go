@@ -106,7 +106,7 @@ func commandModels(cmds []Command, s *Schema, add func(string)) {
 		if v, ok := c.Flags[p.ModelFlag]; ok && v != "" && (!c.api || looksLikeModel(v) || looksLikePath(v) || isModelName(v, s)) {
 			add(v)
 		}
-		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || mountedModelDir(c.Args[0]) || relativeModelDir(c.Args[0])) {
+		if len(c.Args) > 0 && (looksLikeModel(c.Args[0]) || looksLikePath(c.Args[0]) || isModelName(c.Args[0], s) || positionalModelDir(c.Args[0])) {
 			add(c.Args[0])
 		}
 	}
@@ -592,27 +592,20 @@ func looksLikePath(s string) bool {
 		strings.Count(s, "/") >= 2 && !isFileName(s) && !isProgramPath(s) || isWeightsFile(s)
 }
 
-// mountedModelDir reports whether s is a top-level directory ("/model",
-// "/models/"), where containers mount a model: in the program's model
-// position it is the model (vllm-project/vllm#15332's "vllm serve
-// /model", #7074's "--model /models"), though elsewhere in a post such a
-// word is anything from an API path to a mount point.
-func mountedModelDir(s string) bool {
-	return topDirRE.MatchString(s) && !isFileName(s)
+// positionalModelDir reports whether s is a one-level directory that
+// is the model only in the program's model position; elsewhere in a post
+// such a word is anything from an API path or a mount point to a script
+// or a build directory. Two kinds: a top-level directory ("/model",
+// "/models/"), where containers mount a model (vllm-project/vllm#15332's
+// "vllm serve /model", #7074's "--model /models"), and a directory
+// beside the shell ("./GLM-4.1V-9B-Thinking", zai-org/GLM-V#204;
+// "./Qwen3_models", a corpus issue), as downloads with --local-dir leave
+// them and many READMEs serve them.
+func positionalModelDir(s string) bool {
+	return oneLevelDirRE.MatchString(s) && !isFileName(s)
 }
 
-var topDirRE = regexp.MustCompile(`^/[A-Za-z][\w.-]*/?$`)
-
-// relativeModelDir reports whether s is a directory beside the shell,
-// "./GLM-4.1V-9B-Thinking" (zai-org/GLM-V#204), "./Qwen3_models"
-// (vllm-project/vllm corpus), as downloads with --local-dir leave them and
-// as many READMEs serve them. Only the program's model position reads it:
-// elsewhere "./name" is as often a script or a build directory.
-func relativeModelDir(s string) bool {
-	return relDirRE.MatchString(s) && !isFileName(s)
-}
-
-var relDirRE = regexp.MustCompile(`^\./[A-Za-z0-9][\w.-]*/?$`)
+var oneLevelDirRE = regexp.MustCompile(`^(?:/[A-Za-z]|\./[A-Za-z0-9])[\w.-]*/?$`)
 
 // isProgramPath reports whether a path is an installed program or
 // package rather than a model directory: "/opt/vllm-env/bin/python" run

@@ -125,8 +125,8 @@ func (p *Pack) validate() error {
 			return &PackError{Pack: p.Name, Field: "programs.config_flag", Err: fmt.Errorf("%w: %s's config_flag %q is no flag", errInvalid, prog.Name, prog.ConfigFlag)}
 		}
 		for _, h := range prog.Harnesses {
-			k, v, ok := strings.Cut(h.Select, "=")
-			if len(h.Programs) == 0 || !ok || !strings.HasPrefix(k, "-") || v == "" || !strings.HasPrefix(h.Args, "-") {
+			k, v := h.selector() // no "=" leaves v empty
+			if len(h.Programs) == 0 || !strings.HasPrefix(k, "-") || v == "" || !strings.HasPrefix(h.Args, "-") {
 				return &PackError{Pack: p.Name, Field: "programs.harnesses", Err: fmt.Errorf("%w: %s's harness %v needs programs, select (--flag=value) and args (--flag)", errInvalid, prog.Name, h.Programs)}
 			}
 		}

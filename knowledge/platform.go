@@ -535,10 +535,7 @@ func chineseCount(word string) int {
 			digits--
 		}
 		if digits < len(n) {
-			if c, err := strconv.Atoi(n[digits:]); err == nil && c > 0 && c <= maxChineseCardCount {
-				return c
-			}
-			return 0
+			return cardCountDigits(n[digits:])
 		}
 		r, _ := utf8.DecodeLastRuneInString(n)
 		return chineseCounts[string(r)]
@@ -555,11 +552,16 @@ var chineseCountAfterRE = regexp.MustCompile(`^[ \t]*(?:\d{1,3}[ \t]?[gG](?:[bB]
 // chineseCountAfter returns the count chineseCountAfterRE reads at the
 // start of rest, the text after a card's name, or 0.
 func chineseCountAfter(rest string) int {
-	m := chineseCountAfterRE.FindStringSubmatch(rest)
-	if m == nil {
-		return 0
+	if m := chineseCountAfterRE.FindStringSubmatch(rest); m != nil {
+		return cardCountDigits(m[1])
 	}
-	if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && n <= maxChineseCardCount {
+	return 0
+}
+
+// cardCountDigits returns the count of cards digits write before or
+// after 卡, 张 or 块, or 0 when they are no count (maxChineseCardCount).
+func cardCountDigits(digits string) int {
+	if n, err := strconv.Atoi(digits); err == nil && n > 0 && n <= maxChineseCardCount {
 		return n
 	}
 	return 0

@@ -84,6 +84,13 @@ type Harness struct {
 	Subcommand string `yaml:"subcommand" json:"subcommand,omitempty"`
 }
 
+// selector returns the flag and value that choose the program (Select
+// split at its "=").
+func (h *Harness) selector() (flag, value string) {
+	flag, value, _ = strings.Cut(h.Select, "=")
+	return flag, value
+}
+
 // Schema is the set of programs Herald knows, merged from all packs.
 // The zero value knows no programs and still parses commands generically.
 type Schema struct {
@@ -411,8 +418,9 @@ type Topic struct {
 	WordsOutsideProgramText bool `yaml:"words_outside_program_text" json:"words_outside_program_text,omitempty"`
 }
 
-// knownProgram reports whether name is a program the schema knows or a
-// generic runner (genericPrograms: python, docker, bash, ...).
+// knownProgram reports whether name is a program the schema knows, a
+// harness one of them names (harnessProgram), or a generic runner
+// (genericPrograms: python, docker, bash, ...).
 func (s *Schema) knownProgram(name string) bool {
 	return s.program(name) != nil || genericPrograms[name] || s.harnessProgram(name)
 }
@@ -486,7 +494,7 @@ func (s *Schema) harness(c Command) (*Program, *Harness) {
 	for i := range s.Programs {
 		for j := range s.Programs[i].Harnesses {
 			h := &s.Programs[i].Harnesses[j]
-			k, v, _ := strings.Cut(h.Select, "=")
+			k, v := h.selector()
 			if contains(h.Programs, c.Program) && strings.EqualFold(c.Flags[normFlag(k)], v) {
 				return &s.Programs[i], h
 			}
