@@ -757,16 +757,18 @@ func splitLines(s string) []string {
 }
 
 // endContinuation returns l without the continuation mark it ends with,
-// if any, keeping the lone backtick that may close the paste after it
-// (unticked): "--device cuda\`" is "--device cuda`".
+// if any (continued: a backslash, or PowerShell's backtick after a
+// blank), keeping the lone backtick that may close the paste after a
+// backslash (unticked): "--device cuda\`" is "--device cuda`".
 func endContinuation(l string) string {
 	t := strings.TrimRight(l, " \t")
-	tick := ""
-	if strings.HasSuffix(t, "`") && !strings.HasSuffix(t, "``") {
-		t, tick = t[:len(t)-1], "`"
-	}
 	if body, ok := continued(t); ok {
-		return strings.TrimRight(body, " \t") + tick
+		return strings.TrimRight(body, " \t")
+	}
+	if inner, ok := strings.CutSuffix(t, "`"); ok && !strings.HasSuffix(inner, "`") {
+		if body, ok := continued(inner); ok {
+			return strings.TrimRight(body, " \t") + "`"
+		}
 	}
 	return l
 }
